@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// The one test command (npm test, and .ci/run): type-check, then every *.test.ts under src/ and test/ with the
+// Node test runner. Node 20's --test has no glob support, so the files are listed here.
+import { spawnSync } from 'node:child_process'
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+
+function findTests(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name)
+    if (e.isDirectory()) return e.name === 'node_modules' ? [] : findTests(p)
+    return e.name.endsWith('.test.ts') ? [p] : []
+  })
+}
+
+const only = process.argv.slice(2)
+const files = only.length ? only : [...findTests('src'), ...findTests('test')].sort()
+
+const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'], { stdio: 'inherit' })
+if (tsc.status !== 0) {
+  console.error('type check failed')
+  process.exit(1)
+}
+
+const run = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', '--test-reporter=spec', ...files],
+  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } }
+)
+process.exit(run.status ?? 1)

@@ -1,0 +1,45 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { ServiceError, type ErrorBody, type ErrorCode } from '../domain/index.js'
+import { COMMON_HEADERS } from '../snapshot/index.js'
+
+export function sendError(reply: FastifyReply, error: ServiceError, headers: Record<string, string> = {}): FastifyReply {
+  return reply
+    .code(error.status)
+    .headers({ ...COMMON_HEADERS, ...headers, 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' })
+    .send(JSON.stringify(error.toBody() satisfies ErrorBody))
+}
+
+/** Fastify's own errors (body too large, bad content type, ...) keep their status but get our JSON shape. */
+const FASTIFY_CODES: Record<number, ErrorCode> = {
+  400: 'invalid_request',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'too_many_requests',
+  503: 'service_unavailable'
+}
+
+/**
+ * Every error leaves as JSON. A path that exists with other methods gets 405 and `Allow`; anything else 404.
+ * Unexpected errors are logged and answered without internals.
+ */
+export function installErrorHandling(app: FastifyInstance, allowedMethods: (url: string) => string[] | null): void {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof ServiceError) return sendError(reply, err)
+    const code = err.statusCode ? FASTIFY_CODES[err.statusCode] : undefined
+    if (code) return sendError(reply, new ServiceError(code, err.message))
+    req.log.error({ err }, 'unhandled error')
+    return sendError(reply, new ServiceError('internal_error', 'Something went wrong on our side.'))
+  })
+  app.setNotFoundHandler((req: FastifyRequest, reply) => {
+    const allowed = allowedMethods(req.url)
+    if (allowed && !allowed.includes(req.method)) {
+      return sendError(reply, new ServiceError('method_not_allowed', `${req.method} is not allowed on this resource; use ${allowed.join(', ')}.`), {
+        allow: allowed.join(', ')
+      })
+    }
+    return sendError(reply, new ServiceError('not_found', `Nothing is served at ${req.url.split('?')[0]}.`))
+  })
+}

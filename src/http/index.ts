@@ -1,0 +1,62 @@
+/** HTTP: the Fastify app. Every body comes from the current snapshot or from a cache keyed by it. */
+import Fastify, { LogController, type FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import type { Urls } from '../config/index.js'
+import { COMMON_HEADERS, represent, type SnapshotHolder } from '../snapshot/index.js'
+import type { HttpContext } from './context.js'
+import { installErrorHandling } from './errors.js'
+import { buildOpenApi } from './openapi.js'
+import { ResponseCache } from './response-cache.js'
+import { RouteTable } from './route-table.js'
+import { datasetRoutes, staticRoute } from './routes/datasets.js'
+import { reviewRoutes } from './routes/reviews.js'
+
+export interface HttpOptions {
+  holder: SnapshotHolder
+  urls: Urls
+  logger: Logger
+}
+
+export async function buildHttpApp(o: HttpOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: o.logger,
+    // Per-request lines cost a large share of throughput on prebuilt bodies: only at LOG_LEVEL debug or trace.
+    logController: new LogController({ disableRequestLogging: !o.logger.isLevelEnabled('debug') }),
+    routerOptions: { maxParamLength: 200 },
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true
+  }) as unknown as FastifyInstance
+  const ctx: HttpContext = { app, holder: o.holder, urls: o.urls, cache: new ResponseCache(), routes: new RouteTable() }
+  o.holder.onSwap(() => ctx.cache.clear())
+  installErrorHandling(app, (url) => ctx.routes.allowed(url))
+  datasetRoutes(ctx)
+  reviewRoutes(ctx)
+  staticRoute(ctx, '/openapi.json', await represent(JSON.stringify(buildOpenApi(o.urls)), { contentType: 'application/json; charset=utf-8', lastModified: startedAt() }))
+  preflight(ctx)
+  return app
+}
+
+/** CORS preflight for every GET resource (needed because If-None-Match is not a CORS-safelisted header). */
+function preflight(ctx: HttpContext): void {
+  ctx.app.options('*', (req, reply) => {
+    const allowed = ctx.routes.allowed(req.url)
+    if (!allowed) return reply.callNotFound()
+    return reply
+      .code(204)
+      .headers({
+        ...COMMON_HEADERS,
+        allow: allowed.join(', '),
+        'access-control-allow-methods': allowed.join(', '),
+        'access-control-allow-headers': 'If-None-Match, If-Modified-Since, Cache-Control, Accept, Accept-Encoding, Content-Type',
+        'access-control-max-age': '86400'
+      })
+      .send()
+  })
+}
+
+/** The OpenAPI document changes only with the code, so the process start is its modification time (to the second). */
+function startedAt(): Date {
+  return new Date(Math.floor(Date.now() / 1000) * 1000)
+}
+
+export { buildOpenApi } from './openapi.js'

@@ -1,0 +1,118 @@
+import { z } from 'zod'
+import type { Urls } from '../config/index.js'
+import { SearchParams, SinceParams } from '../domain/index.js'
+
+type Json = Record<string, unknown>
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+const json = (schema: Json, type = 'application/json') => ({ content: { [type]: { schema } } })
+
+/** Every response schema registered with an id in the domain, as OpenAPI components. */
+function componentSchemas(): Record<string, Json> {
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    target: 'draft-2020-12',
+    io: 'output',
+    uri: (id) => `#/components/schemas/${id}`
+  }) as { schemas: Record<string, Json> }
+  return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _s, $id: _i, ...s }]) => [id, s]))
+}
+
+/** Query parameters straight from a domain schema, so documentation and validation cannot drift apart. */
+function queryParameters(schema: z.ZodType): Json[] {
+  const s = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }) as { properties: Record<string, Json> }
+  return Object.entries(s.properties).map(([name, { description, ...prop }]) => ({ name, in: 'query', required: false, description, schema: prop }))
+}
+
+const conditional = [{ $ref: '#/components/parameters/IfNoneMatch' }, { $ref: '#/components/parameters/IfModifiedSince' }]
+
+function ok(description: string, content: Json, topic = false): Json {
+  const headers: Json = {
+    ETag: { $ref: '#/components/headers/ETag' },
+    'Last-Modified': { $ref: '#/components/headers/LastModified' },
+    'Cache-Control': { $ref: '#/components/headers/CacheControl' }
+  }
+  if (topic) headers.Link = { $ref: '#/components/headers/Link' }
+  return { description, headers, ...content }
+}
+
+function readOperation(operationId: string, summary: string, description: string, response: Json, extra: Json = {}): Json {
+  const { parameters = [], responses = {}, tags = ['Datasets'] } = extra as { parameters?: Json[]; responses?: Json; tags?: string[] }
+  return {
+    get: {
+      operationId,
+      summary,
+      description,
+      tags,
+      parameters: [...parameters, ...conditional],
+      responses: { '200': response, '304': { $ref: '#/components/responses/NotModified' }, ...responses }
+    }
+  }
+}
+
+export function buildOpenApi(urls: Urls): Json {
+  const badRequest = { '400': { $ref: '#/components/responses/BadRequest' } }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Reviews Service',
+      version: '1.0.0',
+      summary: 'Verified customer reviews of one business, as open data.',
+      description:
+        'Read-only. Every GET answers HEAD, supports conditional requests (If-None-Match wins over If-Modified-Since), gzip and brotli, and CORS from any origin. Errors are JSON objects with `error` and `message`; invalid parameters add an `issues` array.',
+      license: { name: 'MIT', identifier: 'MIT' }
+    },
+    servers: [{ url: urls.base }],
+    tags: [
+      { name: 'Datasets', description: 'Whole documents and feeds; the three topics of the WebSub hub.' },
+      { name: 'Reviews', description: 'Queries over the reviews.' }
+    ],
+    paths: {
+      '/reviews.json': readOperation('getReviews', 'The full reviews dataset', 'Business, aggregate rating and every verified review, newest first.', ok('The dataset.', json(ref('ReviewsDocument')), true)),
+      '/api/feed.json': readOperation('getFeed', 'JSON Feed of the newest reviews', 'JSON Feed 1.1 of the 50 newest reviews.', ok('The feed.', json(ref('JsonFeed'), 'application/feed+json'), true)),
+      '/feed.xml': readOperation('getAtomFeed', 'Atom feed of the newest reviews', 'Atom (RFC 4287) feed of the 50 newest reviews.', ok('The feed.', json({ type: 'string' }, 'application/atom+xml'), true)),
+      '/api/reviews/search': readOperation(
+        'searchReviews',
+        'Search reviews',
+        'Filters combine with AND. Results are newest first (date, then id, descending); `offset` pages past 100. Unknown or repeated parameters, non-integers where integers are due, out-of-range values, impossible dates and since > until give 400. A technician or service that names nothing known gives 200 with no reviews.',
+        ok('A page of matching reviews.', json(ref('SearchResult'))),
+        { parameters: queryParameters(SearchParams), responses: badRequest, tags: ['Reviews'] }
+      ),
+      '/api/reviews/since/{date}': readOperation(
+        'getReviewsSince',
+        'Reviews since a day',
+        'Reviews dated on or after `date`, newest first. A future date gives an empty list.',
+        ok('The reviews.', json(ref('SinceResult'))),
+        { parameters: [pathParameter(SinceParams, 'date')], responses: badRequest, tags: ['Reviews'] }
+      ),
+      '/reviews/{id}': readOperation('getReview', 'One review', 'A single published review by id.', ok('The review.', json(ref('Review'))), {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '404': { $ref: '#/components/responses/NotFound' } },
+        tags: ['Reviews']
+      })
+    },
+    components: {
+      schemas: componentSchemas(),
+      parameters: {
+        IfNoneMatch: { name: 'If-None-Match', in: 'header', required: false, description: 'ETags the client holds; a match gives 304. Takes precedence over If-Modified-Since.', schema: { type: 'string' } },
+        IfModifiedSince: { name: 'If-Modified-Since', in: 'header', required: false, description: 'HTTP date; 304 when the data has not changed since.', schema: { type: 'string' } }
+      },
+      headers: {
+        ETag: { description: 'Strong validator of this representation.', schema: { type: 'string' } },
+        LastModified: { description: 'When the published data last changed.', schema: { type: 'string' } },
+        CacheControl: { description: 'public, max-age=60', schema: { type: 'string' } },
+        Link: { description: 'WebSub discovery: `<hub>; rel="hub", <topic>; rel="self"`.', schema: { type: 'string' } }
+      },
+      responses: {
+        NotModified: { description: 'The representation the client holds is current; no body.' },
+        BadRequest: { description: 'Invalid parameters; `issues` lists every problem.', ...json(ref('ValidationError')) },
+        NotFound: { description: 'No such resource.', ...json(ref('Error')) }
+      }
+    }
+  }
+}
+
+function pathParameter(schema: z.ZodType, name: string): Json {
+  const s = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }) as { properties: Record<string, Json> }
+  const { description, ...prop } = s.properties[name]!
+  return { name, in: 'path', required: true, description, schema: prop }
+}

@@ -1,0 +1,20 @@
+import { sendRepresentation } from '../send.js'
+import { getRoute, type HttpContext } from '../context.js'
+import type { Representation, Snapshot } from '../../snapshot/index.js'
+
+const DATASETS: Record<string, (s: Snapshot) => Representation> = {
+  '/reviews.json': (s) => s.resources.reviews,
+  '/api/feed.json': (s) => s.resources.feedJson,
+  '/feed.xml': (s) => s.resources.feedAtom
+}
+
+/** The three WebSub topics: bytes straight from the current snapshot. */
+export function datasetRoutes(ctx: HttpContext): void {
+  for (const [url, pick] of Object.entries(DATASETS)) {
+    getRoute(ctx, url, (req, reply) => sendRepresentation(req, reply, pick(ctx.holder.current)))
+  }
+}
+
+export function staticRoute(ctx: HttpContext, url: string, rep: Representation): void {
+  getRoute(ctx, url, (req, reply) => sendRepresentation(req, reply, rep))
+}

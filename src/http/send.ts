@@ -1,0 +1,35 @@
+import { negotiate } from '@fastify/accept-negotiator'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import fresh from 'fresh'
+import type { Encoding, Representation, Variant } from '../snapshot/index.js'
+
+const OFFERED: Encoding[] = ['br', 'gzip', 'identity']
+/** Clients send a handful of distinct Accept-Encoding values; negotiate each once. */
+const chosen = new Map<string, Encoding>()
+
+function encodingFor(header: string | undefined): Encoding {
+  if (!header) return 'identity'
+  let enc = chosen.get(header)
+  if (enc === undefined) {
+    enc = (negotiate(header, OFFERED) as Encoding | null) ?? 'identity'
+    if (chosen.size < 256) chosen.set(header, enc)
+  }
+  return enc
+}
+
+export function pickVariant(rep: Representation, acceptEncoding: string | undefined): Variant {
+  return rep.variants[encodingFor(acceptEncoding)] ?? rep.variants.identity
+}
+
+/**
+ * Sends prebuilt bytes: picks the content-coding, answers 304 to a matching If-None-Match (which wins) or
+ * If-Modified-Since, and otherwise 200 with every header precomputed. HEAD gets the same headers without a body.
+ */
+export function sendRepresentation(req: FastifyRequest, reply: FastifyReply, rep: Representation): FastifyReply {
+  const variant = pickVariant(rep, req.headers['accept-encoding'])
+  if (fresh(req.headers, variant.headers)) {
+    const { 'content-length': _l, 'content-encoding': _e, 'content-type': _t, ...validators } = variant.headers
+    return reply.code(304).headers(validators).send()
+  }
+  return reply.headers(variant.headers).send(variant.body)
+}

@@ -1,0 +1,41 @@
+/** Composition root: store -> snapshot holder -> HTTP; start and graceful stop. */
+import type { FastifyInstance } from 'fastify'
+import { pino, type Logger } from 'pino'
+import type { Config } from './config/index.js'
+import { buildHttpApp } from './http/index.js'
+import { seedDemoIfEmpty } from './ingest/index.js'
+import { SnapshotHolder } from './snapshot/index.js'
+import { openStore, type Store } from './store/index.js'
+
+export interface Service {
+  app: FastifyInstance
+  store: Store
+  holder: SnapshotHolder
+  log: Logger
+  /** The address actually bound (PORT=0 picks a free port). */
+  address: { host: string; port: number }
+  stop(): Promise<void>
+}
+
+export async function startService(config: Config): Promise<Service> {
+  const log = pino({ level: config.logLevel, base: { service: 'reviews-service' } })
+  const store = await openStore(config.databaseUrl)
+  const seeded = await seedDemoIfEmpty(store)
+  if (!seeded.skipped) log.info({ reviews: seeded.added }, 'empty database: loaded the bundled demo data')
+  const holder = new SnapshotHolder(store, config.urls, log)
+  await holder.refresh()
+  holder.watch(config.pollIntervalMs)
+  const app = await buildHttpApp({ holder, urls: config.urls, logger: log })
+  await app.listen({ port: config.port, host: config.host })
+  const bound = app.server.address()
+  const address = typeof bound === 'object' && bound ? { host: bound.address, port: bound.port } : { host: config.host, port: config.port }
+  log.info({ ...address, baseUrl: config.urls.base, version: holder.current.version }, 'serving')
+  let stopping: Promise<void> | undefined
+  const stop = () =>
+    (stopping ??= (async () => {
+      holder.stop()
+      await app.close()
+      await store.close()
+    })())
+  return { app, store, holder, log, address, stop }
+}

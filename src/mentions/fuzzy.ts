@@ -1,0 +1,44 @@
+import { doubleMetaphone } from 'double-metaphone'
+import { distance } from 'fastest-levenshtein'
+
+/** Edits tolerated for a word of this length: short names must be exact, longer ones may be misspelt. */
+function maxEdits(length: number): number {
+  return length <= 4 ? 0 : length <= 7 ? 1 : 2
+}
+
+interface Candidate {
+  word: string
+  codes: readonly string[]
+}
+
+/** Finds the one name word a misspelt word most likely stands for, or null if none or several fit equally. */
+export class FuzzyNames {
+  private readonly candidates: Candidate[]
+
+  constructor(words: Iterable<string>) {
+    this.candidates = [...new Set(words)].filter((w) => w.length >= 5).map((word) => ({ word, codes: doubleMetaphone(word) }))
+  }
+
+  match(word: string): string | null {
+    if (word.length < 5) return null
+    let codes: readonly string[] | null = null
+    let best: string | null = null
+    let bestDistance = Infinity
+    let tie = false
+    for (const c of this.candidates) {
+      const d = distance(word, c.word)
+      const close = d <= maxEdits(Math.min(word.length, c.word.length))
+      // Sound-alike spellings ("Hollace" for "Hollis") need the same first letter and a few edits at most.
+      const soundsAlike = !close && d <= 3 && word[0] === c.word[0] && sharesCode((codes ??= doubleMetaphone(word)), c.codes)
+      if (!close && !soundsAlike) continue
+      if (d < bestDistance) [best, bestDistance, tie] = [c.word, d, false]
+      else if (d === bestDistance && c.word !== best) tie = true
+    }
+    return tie ? null : best
+  }
+}
+
+/** Same Double Metaphone key, or one a prefix of the other ("Rosalyn" RSLN, "Rosalind" RSLNT). */
+function sharesCode(a: readonly string[], b: readonly string[]): boolean {
+  return a.some((x) => x.length > 1 && b.some((y) => y.length > 1 && (x.startsWith(y) || y.startsWith(x))))
+}

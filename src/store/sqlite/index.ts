@@ -1,0 +1,98 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import Database from 'better-sqlite3'
+import type { Business, StoredReview } from '../../domain/index.js'
+import { planImport, type ExistingReview } from '../changes.js'
+import { NoBusinessError, type ImportBatch, type ImportOutcome, type PublishedData, type Store } from '../types.js'
+import { migrate } from './migrations.js'
+
+interface ReviewRow {
+  id: string
+  doc: string
+  verified: number
+  updated_at: string
+}
+
+/** SQLite adapter: one file, WAL so a server keeps reading while an import process writes. */
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite'
+  private readonly db: Database.Database
+  private readonly versionStmt: Database.Statement
+
+  constructor(path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+    this.db = new Database(path)
+    this.db.pragma('journal_mode = WAL')
+    this.db.pragma('busy_timeout = 10000')
+    this.db.pragma('synchronous = NORMAL')
+    migrate(this.db)
+    this.versionStmt = this.db.prepare('SELECT version FROM data_version WHERE id = 1').pluck()
+  }
+
+  async dataVersion(): Promise<number> {
+    return this.versionStmt.get() as number
+  }
+
+  async readPublished(): Promise<PublishedData | null> {
+    return this.db.transaction(() => {
+      const business = this.db.prepare('SELECT doc FROM business WHERE id = 1').pluck().get() as string | undefined
+      if (business === undefined) return null
+      const meta = this.db.prepare('SELECT version, changed_at FROM data_version WHERE id = 1').get() as {
+        version: number
+        changed_at: string
+      }
+      const rows = this.db.prepare('SELECT id, doc, verified, updated_at FROM reviews WHERE verified = 1').all() as ReviewRow[]
+      return {
+        version: meta.version,
+        changedAt: meta.changed_at,
+        business: JSON.parse(business) as Business,
+        reviews: rows.map((r) => ({ review: JSON.parse(r.doc) as StoredReview, updatedAt: r.updated_at }))
+      }
+    })()
+  }
+
+  async applyImport(batch: ImportBatch): Promise<ImportOutcome> {
+    // IMMEDIATE takes the write lock before reading, so the plan cannot go stale under another writer.
+    return this.db.transaction(() => this.applyInTransaction(batch)).immediate()
+  }
+
+  private applyInTransaction(batch: ImportBatch): ImportOutcome {
+    const storedBusiness = this.db.prepare('SELECT doc FROM business WHERE id = 1').pluck().get() as string | undefined
+    const version = () => this.versionStmt.get() as number
+    if (batch.onlyIfEmpty && storedBusiness !== undefined) {
+      return { version: version(), changed: false, skipped: true, businessChanged: false, added: 0, updated: 0, removed: 0, unchanged: 0 }
+    }
+    if (storedBusiness === undefined && !batch.business) throw new NoBusinessError()
+    const existing = new Map<string, ExistingReview>()
+    for (const r of this.db.prepare('SELECT id, doc, verified FROM reviews').all() as ReviewRow[]) {
+      existing.set(r.id, { doc: r.doc, verified: r.verified === 1 })
+    }
+    const plan = planImport(existing, storedBusiness ?? null, batch)
+    if (plan.businessDoc !== null) {
+      this.db
+        .prepare('INSERT INTO business (id, doc, updated_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc, updated_at = excluded.updated_at')
+        .run(plan.businessDoc, batch.now)
+    }
+    const upsert = this.db.prepare(
+      `INSERT INTO reviews (id, doc, verified, date, updated_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET doc = excluded.doc, verified = excluded.verified, date = excluded.date, updated_at = excluded.updated_at`
+    )
+    for (const w of plan.writes) upsert.run(w.id, w.doc, w.verified ? 1 : 0, w.date, batch.now)
+    const remove = this.db.prepare('DELETE FROM reviews WHERE id = ?')
+    for (const id of plan.deletes) remove.run(id)
+    if (plan.publishedChanged) {
+      this.db.prepare('UPDATE data_version SET version = version + 1, changed_at = ? WHERE id = 1').run(batch.now)
+    }
+    return {
+      version: version(),
+      changed: plan.publishedChanged,
+      skipped: false,
+      businessChanged: plan.businessDoc !== null,
+      ...plan.counts
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close()
+  }
+}
