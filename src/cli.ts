@@ -27,7 +27,7 @@ async function serve(): Promise<void> {
 }
 
 async function runImport(args: string[]): Promise<void> {
-  const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { replace: { type: 'boolean', default: false } } })
+  const { positionals, values } = parseImportArgs(args)
   if (positionals.length !== 1) throw new UsageError('import takes exactly one file')
   const store = await openStore(loadConfig().databaseUrl)
   try {
@@ -41,6 +41,14 @@ async function runImport(args: string[]): Promise<void> {
 
 class UsageError extends Error {}
 
+function parseImportArgs(args: string[]) {
+  try {
+    return parseArgs({ args, allowPositionals: true, options: { replace: { type: 'boolean', default: false } } })
+  } catch (e) {
+    throw new UsageError((e as Error).message)
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv
   if (command === 'serve' && rest.length === 0) return serve()
@@ -51,7 +59,6 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof UsageError) console.error(`${err.message}\n${USAGE}`)
   else if (err instanceof ImportFileError || err instanceof ConfigError || err instanceof NoBusinessError) console.error(err.message)
-  else if (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) console.error(`${err.message}\n${USAGE}`)
   else console.error(err)
   process.exit(err instanceof UsageError ? 64 : 1)
 })

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { HttpUrl, IsoDate, ReviewId, ShortText, Timestamp, optionalNullable } from './primitives.js'
+import { HttpUrl, integerIn, IsoDate, ReviewId, ShortText, Timestamp, optionalNullable } from './primitives.js'
 
 const Language = z.string().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/, 'must be a BCP 47 language tag such as "en"')
 const LongText = z.string().trim().max(20000)
@@ -11,7 +11,7 @@ export const ReviewInput = z.object({
   id: ReviewId,
   author: ShortText,
   author_avatar_url: optionalNullable(HttpUrl),
-  rating: z.int().min(1).max(5),
+  rating: integerIn(1, 5),
   date: IsoDate,
   published_at: optionalNullable(Timestamp),
   text: optionalNullable(LongText).transform((t) => (t === '' ? null : t)),

@@ -62,6 +62,8 @@ export function buildOpenApi(urls: Urls): Json {
       license: { name: 'MIT', identifier: 'MIT' }
     },
     servers: [{ url: urls.base }],
+    // Deliberately public: no operation needs credentials.
+    security: [],
     tags: [
       { name: 'Datasets', description: 'Whole documents and feeds; the three topics of the WebSub hub.' },
       { name: 'Reviews', description: 'Queries over the reviews.' }

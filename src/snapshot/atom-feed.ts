@@ -1,43 +1,41 @@
-import { create } from 'xmlbuilder2'
-import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js'
 import type { Urls } from '../config/index.js'
 import type { Business } from '../domain/index.js'
 import type { FeedEntry } from './feed-entry.js'
+import { container, element } from './xml.js'
 
 const ATOM = 'http://www.w3.org/2005/Atom'
 
-/** RFC 4287 feed. Review text is user content: xmlbuilder2 escapes it and drops characters XML 1.0 forbids. */
+/** RFC 4287 feed of the newest reviews; review text goes out as type="text", escaped. */
 export function buildAtomFeed(business: Business, entries: readonly FeedEntry[], urls: Urls, updated: string, language?: string): string {
-  const doc = create({ version: '1.0', encoding: 'utf-8', invalidCharReplacement: '' })
-  const feed = doc.ele(ATOM, 'feed', language ? { 'xml:lang': language } : {})
-  feed.ele('id').txt(urls.feedAtom)
-  feed.ele('title', { type: 'text' }).txt(`${business.name}: reviews`)
-  feed.ele('subtitle', { type: 'text' }).txt(`The ${entries.length} newest verified customer reviews of ${business.name}.`)
-  feed.ele('updated').txt(updated)
-  person(feed, business.name, business.url)
-  feed.ele('link', { rel: 'self', type: 'application/atom+xml', href: urls.feedAtom })
-  feed.ele('link', { rel: 'hub', href: urls.hub })
-  feed.ele('link', { rel: 'alternate', type: 'text/html', href: `${urls.base}/` })
-  feed.ele('link', { rel: 'alternate', type: 'application/feed+json', href: urls.feedJson })
-  feed.ele('generator', { version: '1.0.0' }).txt('Reviews Service')
-  for (const e of entries) entry(feed, e)
-  return doc.end({ prettyPrint: false })
+  const head = [
+    element('id', {}, urls.feedAtom),
+    element('title', { type: 'text' }, `${business.name}: reviews`),
+    element('subtitle', { type: 'text' }, `The ${entries.length} newest verified customer reviews of ${business.name}.`),
+    element('updated', {}, updated),
+    person(business.name, business.url),
+    element('link', { rel: 'self', type: 'application/atom+xml', href: urls.feedAtom }),
+    element('link', { rel: 'hub', href: urls.hub }),
+    element('link', { rel: 'alternate', type: 'text/html', href: `${urls.base}/` }),
+    element('link', { rel: 'alternate', type: 'application/feed+json', href: urls.feedJson }),
+    element('generator', { version: '1.0.0' }, 'Reviews Service')
+  ]
+  const attrs: Record<string, string> = language ? { xmlns: ATOM, 'xml:lang': language } : { xmlns: ATOM }
+  return `<?xml version="1.0" encoding="utf-8"?>\n${container('feed', attrs, [...head, ...entries.map(entry)])}\n`
 }
 
-function entry(feed: XMLBuilder, e: FeedEntry): void {
-  const el = feed.ele('entry')
-  el.ele('id').txt(e.permalink)
-  el.ele('title', { type: 'text' }).txt(e.title)
-  el.ele('published').txt(e.published)
-  el.ele('updated').txt(e.updated)
-  person(el, e.review.author, null)
-  el.ele('link', { rel: 'alternate', type: 'text/html', href: e.permalink })
-  for (const tag of e.tags) el.ele('category', { term: tag })
-  el.ele('content', { type: 'text' }).txt(e.text)
+function entry(e: FeedEntry): string {
+  return container('entry', {}, [
+    element('id', {}, e.permalink),
+    element('title', { type: 'text' }, e.title),
+    element('published', {}, e.published),
+    element('updated', {}, e.updated),
+    person(e.review.author, null),
+    element('link', { rel: 'alternate', type: 'text/html', href: e.permalink }),
+    ...e.tags.map((term) => element('category', { term })),
+    element('content', { type: 'text' }, e.text)
+  ])
 }
 
-function person(parent: XMLBuilder, name: string, uri: string | null): void {
-  const el = parent.ele('author')
-  el.ele('name').txt(name)
-  if (uri) el.ele('uri').txt(uri)
+function person(name: string, uri: string | null): string {
+  return container('author', {}, [element('name', {}, name), ...(uri ? [element('uri', {}, uri)] : [])])
 }

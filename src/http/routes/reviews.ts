@@ -9,7 +9,7 @@ const decodeSearch = queryDecoder(SearchParams)
 
 /** Search, since and single reviews: computed once per snapshot and request, then served like the datasets. */
 export function reviewRoutes(ctx: HttpContext): void {
-  const json = (snap: Snapshot, body: string) => represent(body, { contentType: CONTENT_TYPES.json, lastModified: snap.changedAt })
+  const json = (snap: Snapshot, body: string) => represent(body, { contentType: CONTENT_TYPES.json, lastModified: snap.changedAt, compression: 'fast' })
 
   getRoute(ctx, '/api/reviews/search', async (req, reply) => {
     const snap = ctx.holder.current

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { Business } from '../domain/index.js'
+import { buildMentionIndex } from './index.js'
+
+const business = Business.parse({
+  id: 'test-home',
+  name: 'Hollis & Vane Funeral Home',
+  address: {},
+  technicians: [
+    { name: 'Margaret Hollis', role: 'Director', aliases: ['Peggy', 'Mrs. Hollis'] },
+    { name: 'Dimitri Vane', role: 'Embalmer', aliases: ['Dimi'] },
+    { name: 'Rosalind Achebe', role: 'Arranger', aliases: ['Roz'] },
+    { name: 'Will Turner', role: 'Driver', aliases: [] },
+    { name: 'Anna Berg', role: 'Florist', aliases: [] },
+    { name: 'Anna Kowalski', role: 'Office', aliases: [] }
+  ],
+  services: [
+    { id: 'direct-cremation', name: 'Direct Cremation', aliases: ['simple cremation'] },
+    { id: 'graveside-service', name: 'Graveside Service', aliases: ['graveside'] },
+    { id: 'memorial-service', name: 'Memorial Service', aliases: ['celebration of life'] }
+  ],
+  service_areas: ["Sutter's Bend", 'North Ashford', 'Ashford Falls']
+})
+const m = buildMentionIndex(business)
+const staff = (text: string) => m.detect(text).technicians
+
+describe('staff mentions', () => {
+  test('full name, alias, unambiguous first name, title + surname', () => {
+    assert.deepEqual(staff('Margaret Hollis called.'), ['Margaret Hollis'])
+    assert.deepEqual(staff('Peggy called.'), ['Margaret Hollis'])
+    assert.deepEqual(staff('Rosalind called, then Dimi.'), ['Dimitri Vane', 'Rosalind Achebe'])
+    assert.deepEqual(staff('Mr. Vane and Ms Achebe were there.'), ['Dimitri Vane', 'Rosalind Achebe'])
+  })
+  test('a surname alone, or the business name, is not a staff mention', () => {
+    assert.deepEqual(staff('Hollis & Vane handled everything.'), [])
+    assert.deepEqual(staff('We chose Hollis over the chain.'), [])
+  })
+  test('a first name two staff share only counts with the surname', () => {
+    assert.deepEqual(staff('Anna was kind.'), [])
+    assert.deepEqual(staff('Anna Berg arranged flowers.'), ['Anna Berg'])
+  })
+  test('misspellings: edit distance and sound-alike', () => {
+    for (const text of ['Margret helped', 'Dimitry was calm', 'Demetri was calm', 'Rosalyn explained', 'Mrs. Hollace phoned']) {
+      assert.equal(staff(text).length, 1, text)
+    }
+  })
+  test('misspellings in text written without capitals', () => {
+    assert.deepEqual(staff('dimitry did his hair just right'), ['Dimitri Vane'])
+    assert.deepEqual(staff('Then dimitry came'), [], 'with capitals elsewhere, a lowercase word is not a name')
+  })
+  test('never inside another word; possessives count', () => {
+    assert.deepEqual(staff('The frozen ground delayed the burial.'), [])
+    assert.deepEqual(staff('Peggys kindness, Roz’s patience'), ['Margaret Hollis', 'Rosalind Achebe'])
+  })
+  test('a name that is also a word needs its capital', () => {
+    assert.deepEqual(staff('We will be back.'), [])
+    assert.deepEqual(staff('Will drove the hearse.'), ['Will Turner'])
+    assert.deepEqual(staff('WILL drove.'), ['Will Turner'])
+  })
+  test('other people named in a review are not staff', () => {
+    assert.deepEqual(staff('My mother Dorothy and Pastor Jim from our church spoke.'), [])
+  })
+})
+
+describe('service and area mentions', () => {
+  test('names, aliases, ids and plurals', () => {
+    assert.deepEqual(m.detect('Two direct cremations and a celebration of life.').services, ['direct-cremation', 'memorial-service'])
+    assert.deepEqual(m.detect('The graveside was cold.').services, ['graveside-service'])
+    assert.deepEqual(m.detect('a simple cremation').services, ['direct-cremation'])
+    assert.deepEqual(m.detect('The service was lovely.').services, [])
+  })
+  test('areas with or without the apostrophe; the longest name wins', () => {
+    assert.deepEqual(m.detect('We live in Sutters Bend.').service_areas, ["Sutter's Bend"])
+    assert.deepEqual(m.detect('From Sutter’s Bend to North Ashford.').service_areas, ["Sutter's Bend", 'North Ashford'])
+    assert.deepEqual(m.detect('Ashford Falls').service_areas, ['Ashford Falls'])
+  })
+  test('nothing for rating-only reviews', () => {
+    assert.deepEqual(m.detect(null), { technicians: [], services: [], service_areas: [] })
+  })
+})
+
+describe('resolving search filter values', () => {
+  test('technicians by name, alias, first name, unique surname or misspelling, in any case', () => {
+    for (const v of ['peggy', 'MARGARET HOLLIS', 'margaret', 'Hollis', 'margret', 'mrs. hollis']) assert.equal(m.resolveTechnician(v), 'Margaret Hollis', v)
+    assert.equal(m.resolveTechnician('will'), 'Will Turner')
+    assert.equal(m.resolveTechnician('anna'), null, 'ambiguous first name')
+    assert.equal(m.resolveTechnician('nobody'), null)
+  })
+  test('services by id, name or alias', () => {
+    for (const v of ['direct-cremation', 'Direct Cremation', 'SIMPLE CREMATION']) assert.equal(m.resolveService(v), 'direct-cremation', v)
+    assert.equal(m.resolveService('cremation'), null)
+  })
+})

@@ -1,0 +1,59 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { createInterface } from 'node:readline'
+
+const CLI = ['--import', 'tsx', 'src/cli.ts']
+
+export interface CliResult {
+  status: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs `reviews-service <args>` as its own process, the way a user would. */
+export function runCli(args: string[], env: Record<string, string>): CliResult {
+  const r = spawnSync(process.execPath, [...CLI, ...args], { encoding: 'utf8', env: { ...process.env, ...env } })
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+export interface ServerProcess {
+  url: string
+  child: ChildProcess
+  /** Structured log lines seen so far. */
+  logs: Record<string, unknown>[]
+  stop(signal?: NodeJS.Signals): Promise<number | null>
+}
+
+/** Starts `reviews-service serve` as a child process on a free port and waits until it serves. */
+export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...CLI, 'serve'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'inherit']
+  })
+  const logs: Record<string, unknown>[] = []
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('server did not start within 20 s')), 20_000)
+    child.once('exit', (code) => reject(new Error(`server exited early with ${code}`)))
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      let entry: Record<string, unknown>
+      try {
+        entry = JSON.parse(line)
+      } catch {
+        return
+      }
+      logs.push(entry)
+      if (entry.msg === 'serving') {
+        clearTimeout(timer)
+        resolve({
+          url: `http://127.0.0.1:${entry.port}`,
+          child,
+          logs,
+          stop: (signal = 'SIGTERM') => {
+            child.kill(signal)
+            return exited
+          }
+        })
+      }
+    })
+  })
+}
