@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The one test command (npm test, and .ci/run): type-check, then every *.test.ts under src/ and test/ with the
-// Node test runner. Node 20's --test has no glob support, so the files are listed here.
+// The one test command (npm test, and .ci/run): make sure the system tools exist, type-check, then run every
+// *.test.ts under src/ and test/ with the Node test runner. Node 20's --test has no glob support, so files are listed here.
 import { spawnSync } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -15,6 +15,12 @@ function findTests(dir) {
 
 const only = process.argv.slice(2)
 const files = only.length ? only : [...findTests('src'), ...findTests('test')].sort()
+
+const tools = spawnSync('bash', ['scripts/ensure-test-tools.sh'], { stdio: 'inherit' })
+if (tools.status !== 0) {
+  console.error('could not install the system tools the tests need (jing, libxml2-utils, python3-feedparser)')
+  process.exit(1)
+}
 
 const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'], { stdio: 'inherit' })
 if (tsc.status !== 0) {

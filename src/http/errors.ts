@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Logger } from 'pino'
 import { ServiceError, type ErrorBody, type ErrorCode } from '../domain/index.js'
 import { COMMON_HEADERS } from '../snapshot/index.js'
 
@@ -25,12 +26,12 @@ const FASTIFY_CODES: Record<number, ErrorCode> = {
  * Every error leaves as JSON. A path that exists with other methods gets 405 and `Allow`; anything else 404.
  * Unexpected errors are logged and answered without internals.
  */
-export function installErrorHandling(app: FastifyInstance, allowedMethods: (url: string) => string[] | null): void {
+export function installErrorHandling(app: FastifyInstance, log: Logger, allowedMethods: (url: string) => string[] | null): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof ServiceError) return sendError(reply, err)
     const code = err.statusCode ? FASTIFY_CODES[err.statusCode] : undefined
     if (code) return sendError(reply, new ServiceError(code, err.message))
-    req.log.error({ err }, 'unhandled error')
+    log.error({ err, method: req.method, url: req.url }, 'unhandled error')
     return sendError(reply, new ServiceError('internal_error', 'Something went wrong on our side.'))
   })
   app.setNotFoundHandler((req: FastifyRequest, reply) => {

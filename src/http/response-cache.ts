@@ -2,35 +2,25 @@ import { LRUCache } from 'lru-cache'
 import type { Representation } from '../snapshot/index.js'
 
 /**
- * Computed responses (search pages, since lists, single reviews) for the current snapshot, keyed by the exact
- * request. Bounded by bytes; emptied when a new snapshot arrives. In-flight builds are shared, not repeated.
+ * Computed responses (search pages, since lists, single reviews) of the current snapshot, keyed by the exact request.
+ * Bounded by bytes (compressed variants are counted as the identity size again); emptied when a new snapshot arrives.
  */
 export class ResponseCache {
-  private readonly done = new LRUCache<string, Representation>({
+  private readonly entries = new LRUCache<string, Representation>({
     maxSize: 64 * 1024 * 1024,
-    sizeCalculation: (rep) => Object.values(rep.variants).reduce((n, v) => n + v.body.length, 0) || 1
+    sizeCalculation: (rep) => 2 * rep.variants.identity.body.length + 1024
   })
-  private readonly pending = new Map<string, Promise<Representation>>()
 
-  get(key: string): Representation | undefined {
-    return this.done.get(key)
-  }
-
-  async compute(key: string, build: () => Promise<Representation>): Promise<Representation> {
-    const cached = this.done.get(key) ?? this.pending.get(key)
-    if (cached) return cached
-    const promise = build()
-    this.pending.set(key, promise)
-    try {
-      const rep = await promise
-      this.done.set(key, rep)
-      return rep
-    } finally {
-      this.pending.delete(key)
+  getOrBuild(key: string, build: () => Representation): Representation {
+    let rep = this.entries.get(key)
+    if (!rep) {
+      rep = build()
+      this.entries.set(key, rep)
     }
+    return rep
   }
 
   clear(): void {
-    this.done.clear()
+    this.entries.clear()
   }
 }

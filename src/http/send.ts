@@ -18,18 +18,19 @@ function encodingFor(header: string | undefined): Encoding {
 }
 
 export function pickVariant(rep: Representation, acceptEncoding: string | undefined): Variant {
-  return rep.variants[encodingFor(acceptEncoding)] ?? rep.variants.identity
+  const enc = encodingFor(acceptEncoding)
+  return rep.variants[enc] ?? (enc !== 'identity' && rep.compressOnDemand ? rep.compressOnDemand(enc) : rep.variants.identity)
 }
 
 /**
  * Sends prebuilt bytes: picks the content-coding, answers 304 to a matching If-None-Match (which wins) or
- * If-Modified-Since, and otherwise 200 with every header precomputed. HEAD gets the same headers without a body.
+ * If-Modified-Since, and otherwise 200 with every header precomputed. The bytes go straight to the socket
+ * (Fastify's reply pipeline would only re-check headers we built once); Node sends no body for HEAD.
  */
 export function sendRepresentation(req: FastifyRequest, reply: FastifyReply, rep: Representation): FastifyReply {
   const variant = pickVariant(rep, req.headers['accept-encoding'])
-  if (fresh(req.headers, variant.headers)) {
-    const { 'content-length': _l, 'content-encoding': _e, 'content-type': _t, ...validators } = variant.headers
-    return reply.code(304).headers(validators).send()
-  }
-  return reply.headers(variant.headers).send(variant.body)
+  reply.hijack()
+  if (fresh(req.headers, variant.headers)) reply.raw.writeHead(304, variant.notModifiedHeaders).end()
+  else reply.raw.writeHead(200, variant.headers).end(variant.body)
+  return reply
 }

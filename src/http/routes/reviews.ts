@@ -1,6 +1,6 @@
 import { invalidRequest, SearchParams, ServiceError, toIssues } from '../../domain/index.js'
 import { pageJson, reviewsSince, searchReviews, sinceJson } from '../../query/index.js'
-import { CONTENT_TYPES, represent, type Snapshot } from '../../snapshot/index.js'
+import { CONTENT_TYPES, representComputed, type Snapshot } from '../../snapshot/index.js'
 import { getRoute, type HttpContext } from '../context.js'
 import { queryDecoder } from '../query-decoding.js'
 import { sendRepresentation } from '../send.js'
@@ -9,32 +9,30 @@ const decodeSearch = queryDecoder(SearchParams)
 
 /** Search, since and single reviews: computed once per snapshot and request, then served like the datasets. */
 export function reviewRoutes(ctx: HttpContext): void {
-  const json = (snap: Snapshot, body: string) => represent(body, { contentType: CONTENT_TYPES.json, lastModified: snap.changedAt, compression: 'fast' })
+  const json = (snap: Snapshot, body: string) => representComputed(body, { contentType: CONTENT_TYPES.json, lastModified: snap.changedAt })
 
-  getRoute(ctx, '/api/reviews/search', async (req, reply) => {
+  getRoute(ctx, '/api/reviews/search', (req, reply) => {
     const snap = ctx.holder.current
-    const rep = await ctx.cache.compute(`search:${snap.version}:${queryString(req.url)}`, async () => {
-      const input = searchInput(req.query as Record<string, unknown>)
-      return json(snap, pageJson(snap.index, searchReviews(snap.index, input)))
-    })
+    const rep = ctx.cache.getOrBuild(`search:${snap.version}:${queryString(req.url)}`, () =>
+      json(snap, pageJson(snap.index, searchReviews(snap.index, searchInput(req.query as Record<string, unknown>))))
+    )
     return sendRepresentation(req, reply, rep)
   })
 
-  getRoute(ctx, '/api/reviews/since/:date', async (req, reply) => {
+  getRoute(ctx, '/api/reviews/since/:date', (req, reply) => {
     const snap = ctx.holder.current
     const { date } = req.params as { date: string }
     rejectQuery(req.query as Record<string, unknown>)
-    const rep = await ctx.cache.compute(`since:${snap.version}:${date}`, async () => json(snap, sinceJson(snap.index, reviewsSince(snap.index, { date }))))
+    const rep = ctx.cache.getOrBuild(`since:${snap.version}:${date}`, () => json(snap, sinceJson(snap.index, reviewsSince(snap.index, { date }))))
     return sendRepresentation(req, reply, rep)
   })
 
-  getRoute(ctx, '/reviews/:id', async (req, reply) => {
+  getRoute(ctx, '/reviews/:id', (req, reply) => {
     const snap = ctx.holder.current
     const { id } = req.params as { id: string }
     const position = snap.index.byId.get(id)
     if (position === undefined) throw new ServiceError('not_found', `No published review has the id "${id}".`)
-    const rep = await ctx.cache.compute(`review:${snap.version}:${id}`, async () => json(snap, snap.index.json[position]!))
-    return sendRepresentation(req, reply, rep)
+    return sendRepresentation(req, reply, ctx.cache.getOrBuild(`review:${snap.version}:${id}`, () => json(snap, snap.index.json[position]!)))
   })
 }
 

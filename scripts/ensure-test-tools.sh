@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs the Debian tools the test suite calls, if any is missing: jing (Atom RELAX NG), xmllint (libxml2-utils)
+# and a real feed consumer (python3-feedparser). Run by `npm test`, so one command tests a fresh machine.
+set -euo pipefail
+need=()
+command -v jing >/dev/null || need+=(jing)
+command -v xmllint >/dev/null || need+=(libxml2-utils)
+/usr/bin/python3 -c 'import feedparser' 2>/dev/null || need+=(python3-feedparser)
+[ ${#need[@]} -eq 0 ] && exit 0
+echo "installing test tools: ${need[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
