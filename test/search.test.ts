@@ -179,10 +179,12 @@ describe('reviews since a day', () => {
       assert.deepEqual(res.json().issues.map((i: { path: string[] }) => i.path), [['date']])
     })
   }
-  test('query parameters are not accepted', async () => {
+  test('query parameters are not accepted, and a bad date is reported with them', async () => {
     const res = await get(`${s.url}/api/reviews/since/2024-01-01?limit=5`)
     assert.equal(res.status, 400)
-    assert.deepEqual(res.json().issues[0].path, ['limit'])
+    assert.deepEqual(res.json().issues.map((i: { path: string[] }) => i.path), [['limit']])
+    const both = await get(`${s.url}/api/reviews/since/2024-02-30?limit=5`)
+    assert.deepEqual(both.json().issues.map((i: { path: string[] }) => i.path), [['limit'], ['date']])
   })
 })
 

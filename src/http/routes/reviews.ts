@@ -1,4 +1,5 @@
-import { invalidRequest, SearchParams, ServiceError, toIssues } from '../../domain/index.js'
+import { z } from 'zod'
+import { invalidRequest, SearchParams, ServiceError, SinceParams, toIssues, type Issue } from '../../domain/index.js'
 import { pageJson, reviewsSince, searchReviews, sinceJson } from '../../query/index.js'
 import { CONTENT_TYPES, representComputed, type Snapshot } from '../../snapshot/index.js'
 import { getRoute, type HttpContext } from '../context.js'
@@ -22,7 +23,8 @@ export function reviewRoutes(ctx: HttpContext): void {
   getRoute(ctx, '/api/reviews/since/:date', (req, reply) => {
     const snap = ctx.holder.current
     const { date } = req.params as { date: string }
-    rejectQuery(req.query as Record<string, unknown>)
+    const extra = Object.keys(req.query as object).map((k): Issue => ({ code: 'unrecognized_keys', path: [k], message: `unknown parameter "${k}"` }))
+    if (extra.length) throwAll(extra, SinceParams, { date }, 'The date is invalid.')
     const rep = ctx.cache.getOrBuild(`since:${snap.version}:${date}`, () => json(snap, sinceJson(snap.index, reviewsSince(snap.index, { date }))))
     return sendRepresentation(req, reply, rep)
   })
@@ -36,19 +38,17 @@ export function reviewRoutes(ctx: HttpContext): void {
   })
 }
 
-/** Validates a raw query string; a repeated parameter and every schema problem are reported together. */
+/** Decodes a raw query string; problems only HTTP has (a repeated parameter) are reported with the schema's own. */
 function searchInput(query: Record<string, unknown>): Record<string, unknown> {
   const { input, issues } = decodeSearch(query)
-  if (issues.length === 0) return input
-  const rest = SearchParams.safeParse(input)
-  throw invalidRequest([...issues, ...(rest.success ? [] : toIssues(rest.error))], 'The search parameters are invalid.')
+  if (issues.length) throwAll(issues, SearchParams, input, 'The search parameters are invalid.')
+  return input
 }
 
-function rejectQuery(query: Record<string, unknown>): void {
-  const unknown = Object.keys(query)
-  if (unknown.length) {
-    throw invalidRequest(unknown.map((k) => ({ code: 'unrecognized_keys', path: [k], message: `unknown parameter "${k}"` })))
-  }
+/** One 400 for everything wrong with a request: the HTTP-level issues plus whatever the schema finds. */
+function throwAll(issues: Issue[], schema: z.ZodType, input: unknown, message: string): never {
+  const rest = schema.safeParse(input)
+  throw invalidRequest([...issues, ...(rest.success ? [] : toIssues(rest.error))], message)
 }
 
 function queryString(url: string): string {
