@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { HttpUrl, ShortText, Slug, optionalNullable } from './primitives.js'
+import { Taxonomy } from './insights.js'
 
 const Names = z.array(ShortText).max(30).default([])
 
@@ -45,7 +46,8 @@ export const Business = z
     technicians: z.array(Technician).max(500).default([]),
     services: z.array(Service).max(500).default([]),
     service_areas: Names.pipe(z.array(ShortText).max(500)),
-    same_as: z.array(HttpUrl).max(50).default([])
+    same_as: z.array(HttpUrl).max(50).default([]),
+    taxonomy: optionalNullable(Taxonomy).describe('Aspects to analyse reviews by; null uses the built-in funeral-home taxonomy.')
   })
   .superRefine((b, ctx) => {
     const seen = new Set<string>()

@@ -19,6 +19,15 @@ export class FuzzyNames {
     this.candidates = [...new Set(words)].filter((w) => w.length >= 5).map((word) => ({ word, codes: doubleMetaphone(word) }))
   }
 
+  /**
+   * Name words within two edits of `word` with the same first letter: looser than match(), so only used where the
+   * rest of a full name matches exactly ("Beatrice Lund" for Beatrix Lund).
+   */
+  near(word: string): string[] {
+    if (word.length < 4) return []
+    return this.candidates.filter((c) => c.word[0] === word[0] && distance(word, c.word) <= 2).map((c) => c.word)
+  }
+
   match(word: string): string | null {
     if (word.length < 5) return null
     let codes: readonly string[] | null = null

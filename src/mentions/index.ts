@@ -87,10 +87,26 @@ class Matcher implements MentionIndex {
 
   private patternAt(words: string[], tokens: Token[], i: number, mode: ScanMode): Pattern | undefined {
     const first = words[i]!
-    const candidates = this.byFirst.get(first) ?? this.byFirst.get(first.slice(0, -1)) ?? this.byFirst.get(first.slice(0, -2)) ?? []
-    return candidates.find(
-      (p) => (mode.ignoreCapitalRule || !p.requireCapital || tokens[i]!.capitalized) && p.tokens.every((t, j) => sameWord(t, words[i + j], p.plural))
-    )
+    const candidates = [
+      ...(this.byFirst.get(first) ?? this.byFirst.get(first.slice(0, -1)) ?? this.byFirst.get(first.slice(0, -2)) ?? []),
+      ...this.fuzzy.near(first).flatMap((w) => this.byFirst.get(w) ?? [])
+    ]
+    return candidates.find((p) => (mode.ignoreCapitalRule || !p.requireCapital || tokens[i]!.capitalized) && this.fullMatch(p, words, tokens, i))
+  }
+
+  /**
+   * Every word of the pattern matches; in a name of two or more words, one capitalised word may be further off
+   * (two edits) when all the others match as written: "Beatrice Lund" is Beatrix Lund.
+   */
+  private fullMatch(p: Pattern, words: string[], tokens: Token[], i: number): boolean {
+    let loose = 0
+    for (let j = 0; j < p.tokens.length; j++) {
+      if (sameWord(p.tokens[j]!, words[i + j], p.plural)) continue
+      const t = tokens[i + j]
+      if (p.kind !== 'technicians' || p.tokens.length < 2 || !t?.capitalized || !this.fuzzy.near(t.folded).includes(p.tokens[j]!)) return false
+      loose++
+    }
+    return loose <= 1 && loose < p.tokens.length
   }
 
   /** A capitalised word that is not a known name word may be a misspelt staff name. */

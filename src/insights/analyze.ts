@@ -1,0 +1,193 @@
+import type { Review, ReviewAnalysis } from '../domain/index.js'
+import type { MentionIndex } from '../mentions/index.js'
+import { statedDurations } from './durations.js'
+import { keyphrases } from './keyphrases.js'
+import { parseText, tokensText, type Token } from './nlp.js'
+import { scoreSentence, type ScoredClause } from './scoring.js'
+import type { CompiledTaxonomy, TermHit } from './taxonomy.js'
+
+export interface AnalysisContext {
+  taxonomy: CompiledTaxonomy
+  mentions: MentionIndex
+}
+
+export interface PhraseUse {
+  aspect: string
+  /** Lemmas of the phrase's content words: what makes two phrasings the same. */
+  key: string
+  surface: string
+}
+
+/** Everything later aggregation needs from one review; computed once per review version and reused. */
+export interface ReviewWork {
+  id: string
+  rating: number
+  date: string
+  author: string
+  analysis: ReviewAnalysis
+  technicians: Map<string, number>
+  services: Map<string, number>
+  areas: string[]
+  keyphrases: string[]
+  durations: number[]
+  phrases: PhraseUse[]
+  quote: { text: string; score: number } | null
+}
+
+/** With no judgement in the words themselves, a clause takes the stars' side: facts in a 5-star review are praise. */
+const RATING_PRIOR = [-0.4, -0.2, 0, 0.2, 0.4]
+const SIGNAL = 0.05
+const prior = (rating: number) => RATING_PRIOR[rating - 1] ?? 0
+const squash = (x: number) => Math.tanh(x)
+const round = (x: number) => Math.round(x * 1000) / 1000
+
+export function analyzeReview(review: Review, ctx: AnalysisContext): ReviewWork {
+  const base = { id: review.id, rating: review.rating, date: review.date, author: review.author, areas: review.mentions.service_areas }
+  if (!review.text) return { ...base, ...ratingOnly(review), technicians: new Map(), services: new Map(), keyphrases: [], durations: [], phrases: [], quote: null }
+  const sentences = parseText(review.text)
+  const scored = sentences.map((s) => scoreSentence(s, ctx.taxonomy))
+  const clauses = scored.flat()
+  const aspects = aspectMentions(clauses, review.rating)
+  return {
+    ...base,
+    analysis: { sentiment: reviewSentiment(clauses, review.rating), aspects: aspects.map((a) => a.result) },
+    ...entityScores(clauses, review, ctx.mentions),
+    keyphrases: keyphrases(sentences),
+    durations: statedDurations(sentences, ctx.taxonomy.turnaroundSubject),
+    phrases: aspects.flatMap((a) => a.phrases),
+    quote: review.rating >= 4 ? bestQuote(scored, sentences.map((s) => s.text)) : null
+  }
+}
+
+function ratingOnly(review: Review): { analysis: ReviewAnalysis } {
+  const score = (review.rating - 3) / 2
+  return { analysis: { sentiment: { score, label: label(score) }, aspects: [] } }
+}
+
+function label(score: number): 'positive' | 'negative' | 'neutral' {
+  return score >= 0.15 ? 'positive' : score <= -0.15 ? 'negative' : 'neutral'
+}
+
+function clauseScore(c: ScoredClause): number {
+  return squash(c.valences.reduce((a, b) => a + b, 0))
+}
+
+/** Text and stars together: the words lead, the rating steadies them (sarcasm, understatement). */
+function reviewSentiment(clauses: ScoredClause[], rating: number): ReviewAnalysis['sentiment'] {
+  const stars = (rating - 3) / 2
+  const judged = clauses.map((c) => ({ s: clauseScore(c), w: c.weight })).filter((x) => Math.abs(x.s) > 0.01)
+  if (judged.length === 0) return { score: round(stars * 0.8), label: label(stars * 0.8) }
+  const text = judged.reduce((a, x) => a + x.s * x.w, 0) / judged.reduce((a, x) => a + x.w, 0)
+  const score = round(Math.max(-1, Math.min(1, 0.6 * text + 0.4 * stars)))
+  const mixed = judged.some((x) => x.s >= 0.25) && judged.some((x) => x.s <= -0.25) && Math.abs(score) < 0.5
+  return { score, label: mixed ? 'mixed' : label(score) }
+}
+
+function mentionScore(c: ScoredClause, hit: TermHit): { score: number; strongest: number | undefined } {
+  let sum = 0
+  let strongest: number | undefined
+  let best = 0
+  c.valences.forEach((v, j) => {
+    if (v === 0 || (c.cueOwner[j] !== undefined && c.cueOwner[j] !== hit.aspect)) return
+    const d = j < hit.start ? hit.start - j : j >= hit.end ? j - hit.end + 1 : 0
+    const weighted = v / (1 + d / 3)
+    sum += weighted
+    if (Math.abs(weighted) > best) [best, strongest] = [Math.abs(weighted), j]
+  })
+  return { score: squash(sum), strongest }
+}
+
+interface Evidence {
+  score: number
+  /** Contrast weight, halved when the score only comes from the stars. */
+  weight: number
+}
+
+/** Mixed only when praise and criticism each carry at least this share of the weighted evidence. */
+const MIXED_SHARE = 0.3
+
+function polarityOf(evidence: Evidence[]): ReviewAnalysis['aspects'][number]['sentiment'] {
+  const pos = evidence.filter((e) => e.score > SIGNAL).reduce((a, e) => a + e.score * e.weight, 0)
+  const neg = -evidence.filter((e) => e.score < -SIGNAL).reduce((a, e) => a + e.score * e.weight, 0)
+  const total = pos + neg
+  if (total === 0) return 'neutral'
+  if (pos / total >= MIXED_SHARE && neg / total >= MIXED_SHARE) return 'mixed'
+  return pos > neg ? 'positive' : 'negative'
+}
+
+function aspectMentions(clauses: ScoredClause[], rating: number) {
+  const byAspect = new Map<string, { evidence: Evidence[]; phrases: PhraseUse[] }>()
+  for (const c of clauses) {
+    for (const hit of c.terms) {
+      const { score, strongest } = mentionScore(c, hit)
+      const entry = byAspect.get(hit.aspect) ?? { evidence: [], phrases: [] }
+      const judged = Math.abs(score) >= SIGNAL
+      entry.evidence.push({ score: judged ? score : prior(rating), weight: judged ? c.weight : c.weight / 2 })
+      entry.phrases.push(phraseOf(c, hit, strongest))
+      byAspect.set(hit.aspect, entry)
+    }
+  }
+  return [...byAspect].map(([id, { evidence, phrases }]) => {
+    const score = round(evidence.reduce((a, e) => a + e.score * e.weight, 0) / evidence.reduce((a, e) => a + e.weight, 0))
+    const sentiment = polarityOf(evidence)
+    const unique = [...new Map(phrases.map((p) => [p.key, p])).values()]
+    return { result: { id, sentiment, score, phrases: unique.map((p) => p.surface) } as ReviewAnalysis['aspects'][number], phrases: unique }
+  })
+}
+
+const FUNCTION_POS = new Set(['DET', 'PRON', 'AUX', 'PUNCT', 'ADP', 'CCONJ', 'SCONJ', 'PART', 'SYM', 'NUM'])
+
+/** The words that carry a mention: the term and its strongest judgement, with any negator ("never felt rushed"). */
+function phraseOf(c: ScoredClause, hit: TermHit, strongest: number | undefined): PhraseUse {
+  let from = hit.start
+  let to = hit.end - 1
+  if (strongest !== undefined && Math.abs(strongest - hit.start) <= 5) {
+    from = Math.min(from, c.negatedFrom.get(strongest) ?? strongest)
+    to = Math.max(to, strongest)
+  }
+  const span = trim(c.tokens.slice(from, to + 1))
+  const key = span
+    .filter((t) => !FUNCTION_POS.has(t.pos) || ['not', 'never', 'no'].includes(t.lower))
+    .map((t) => t.lemma)
+    .join(' ')
+  return { aspect: hit.aspect, key, surface: tokensText(span).toLowerCase() }
+}
+
+function trim(tokens: Token[]): Token[] {
+  let a = 0
+  let b = tokens.length
+  while (a < b && ['DET', 'PUNCT', 'CCONJ', 'PRON'].includes(tokens[a]!.pos)) a++
+  while (b > a && ['PUNCT', 'CCONJ', 'DET'].includes(tokens[b - 1]!.pos)) b--
+  return tokens.slice(a, b)
+}
+
+/** Staff and services get the judgement of the clauses that name them. */
+function entityScores(clauses: ScoredClause[], review: Review, mentions: MentionIndex) {
+  const technicians = new Map<string, number[]>()
+  const services = new Map<string, number[]>()
+  for (const c of clauses) {
+    const found = mentions.detect(c.text)
+    if (!found.technicians.length && !found.services.length) continue
+    const s = clauseScore(c)
+    const score = Math.abs(s) < SIGNAL ? prior(review.rating) : s
+    for (const n of found.technicians) technicians.set(n, [...(technicians.get(n) ?? []), score])
+    for (const n of found.services) services.set(n, [...(services.get(n) ?? []), score])
+  }
+  const mean = (named: string[], scores: Map<string, number[]>) =>
+    new Map(named.map((n) => [n, scores.has(n) ? scores.get(n)!.reduce((a, b) => a + b, 0) / scores.get(n)!.length : prior(review.rating)]))
+  return { technicians: mean(review.mentions.technicians, technicians), services: mean(review.mentions.services, services) }
+}
+
+/** A sentence worth quoting: warm, about something specific, neither a fragment nor a speech. */
+function bestQuote(scored: ScoredClause[][], texts: string[]): ReviewWork['quote'] {
+  let best: ReviewWork['quote'] = null
+  scored.forEach((clauses, i) => {
+    const words = texts[i]!.split(/\s+/).length
+    if (words < 8 || words > 32) return
+    const score = squash(clauses.reduce((a, c) => a + c.valences.reduce((x, y) => x + y, 0), 0))
+    const specific = clauses.some((c) => c.terms.length > 0)
+    if (!specific || score < 0.5) return
+    if (!best || score > best.score) best = { text: texts[i]!.trim(), score }
+  })
+  return best
+}

@@ -1,0 +1,90 @@
+import { Business, type Review } from '../domain/index.js'
+import { buildMentionIndex } from '../mentions/index.js'
+import { analyzeReview } from './analyze.js'
+import { FUNERAL_HOME_TAXONOMY } from './funeral-home-taxonomy.js'
+import { compileTaxonomy } from './taxonomy.js'
+
+/** A hand-labelled review: what a careful reader says the text is about. */
+export interface LabelledReview {
+  id: string
+  rating: number
+  text: string
+  labels: { aspects: Record<string, string>; technicians: string[]; services: string[] }
+  tags: string[]
+}
+
+export interface Counts {
+  tp: number
+  fp: number
+  fn: number
+}
+
+export interface Scores {
+  reviews: number
+  aspect: Counts & { precision: number; recall: number; f1: number }
+  polarity: { correct: number; total: number; accuracy: number }
+  entity: Counts & { precision: number; recall: number; f1: number }
+  errors: string[]
+}
+
+const prf = (c: Counts) => {
+  const precision = c.tp / (c.tp + c.fp || 1)
+  const recall = c.tp / (c.tp + c.fn || 1)
+  return { ...c, precision, recall, f1: (2 * precision * recall) / (precision + recall || 1) }
+}
+
+/**
+ * Scores the engine against labels: aspects as (review, aspect) pairs, polarity on the aspects both found, entities
+ * (staff and services) as (review, entity) pairs. Uses the business's taxonomy, or the built-in one.
+ */
+export function evaluate(businessInput: unknown, labelled: readonly LabelledReview[]): Scores {
+  const business = Business.parse(businessInput)
+  const mentions = buildMentionIndex(business)
+  const taxonomy = compileTaxonomy(business.taxonomy ?? FUNERAL_HOME_TAXONOMY)
+  const aspect: Counts = { tp: 0, fp: 0, fn: 0 }
+  const entity: Counts = { tp: 0, fp: 0, fn: 0 }
+  const polarity = { correct: 0, total: 0 }
+  const errors: string[] = []
+  for (const l of labelled) {
+    const found = mentions.detect(l.text)
+    const review = asReview(l, found)
+    const predicted = new Map(analyzeReview(review, { taxonomy, mentions }).analysis.aspects.map((a) => [a.id, a.sentiment]))
+    for (const [id, gold] of Object.entries(l.labels.aspects)) {
+      const got = predicted.get(id)
+      if (!got) {
+        aspect.fn++
+        errors.push(`${l.id} missed ${id} (${gold})`)
+        continue
+      }
+      aspect.tp++
+      polarity.total++
+      if (got === gold) polarity.correct++
+      else errors.push(`${l.id} ${id}: ${got}, labelled ${gold}`)
+    }
+    for (const id of predicted.keys()) {
+      if (!(id in l.labels.aspects)) {
+        aspect.fp++
+        errors.push(`${l.id} extra ${id} (${predicted.get(id)})`)
+      }
+    }
+    const gold = new Set([...l.labels.technicians, ...l.labels.services])
+    const got = new Set([...found.technicians, ...found.services])
+    for (const g of gold) (got.has(g) ? () => entity.tp++ : () => (entity.fn++, errors.push(`${l.id} missed entity ${g}`)))()
+    for (const g of got) if (!gold.has(g)) (entity.fp++, errors.push(`${l.id} extra entity ${g}`))
+  }
+  return {
+    reviews: labelled.length,
+    aspect: prf(aspect),
+    polarity: { ...polarity, accuracy: polarity.correct / (polarity.total || 1) },
+    entity: prf(entity),
+    errors
+  }
+}
+
+function asReview(l: LabelledReview, mentions: Review['mentions']): Review {
+  return {
+    id: l.id, author: 'evaluation', author_avatar_url: null, rating: l.rating, date: '2024-01-01', published_at: null,
+    text: l.text, source: 'evaluation', source_url: null, owner_reply: null, verified: true, language: 'en',
+    updated_at: '2024-01-01T00:00:00Z', mentions
+  }
+}

@@ -1,0 +1,148 @@
+import { Taxonomy } from '../domain/index.js'
+
+/**
+ * The built-in taxonomy for a funeral home (decisions.md section 1). Only terms mark that a clause is about an
+ * aspect; positive/negative cues only give polarity, and only inside clauses about that aspect ("long" is bad for
+ * timeliness, "cold" for compassion or facilities). General praise and blame come from the lexicon. A business
+ * file's `taxonomy` replaces this whole object.
+ */
+export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
+  aspects: [
+    {
+      id: 'compassion',
+      label: 'Compassion',
+      question: 'Are the staff kind and compassionate?',
+      terms: [
+        'kind', 'kindness', 'compassion', 'compassionate', 'caring', 'gentle', 'gentleness', 'gently', 'warmth',
+        'empathy', 'empathetic', 'comfort', 'comforting', 'patient', 'patience', 'patiently', 'sympathetic', 'sympathy',
+        'understanding', 'sensitive', 'supportive', 'hug', 'like family', 'took their time', 'held my hand',
+        'made us feel', 'never rushed', 'rushed', 'rush', 'sweet', 'thoughtful', 'gracious', 'made it bearable',
+        'made it easier', 'made this easier', 'made everything easier', 'made things easier', 'talk down to',
+        'talked down to', 'treated us', 'treated mom', 'treated dad', 'treated him', 'treated her', 'sat with us',
+        'took the time', 'cared', 'genuinely cared', 'comforted', 'reassured', 'reassuring', 'calm', 'calming',
+        'soothing', 'cried with us', 'hugged', 'listened', 'respected our wishes',
+        'unkind', 'callous', 'insensitive', 'rude', 'dismissive', 'uncaring', 'heartless', 'curt', 'brusque',
+        'condescending', 'impatient', 'tender', 'tenderness', 'loving', 'lovingly', 'graciously', 'rolled her eyes',
+        'rolled his eyes', 'rolled their eyes', 'eye roll', 'apologized', 'apology', 'checked his watch', 'checked her watch'
+      ],
+      positive: ['kind', 'compassionate', 'caring', 'gentle', 'gently', 'warm', 'patient', 'patiently', 'sympathetic', 'supportive', 'thoughtful', 'gracious', 'tender', 'loving', 'lovingly', 'sweet', 'comforting', 'understanding'],
+      negative: ['cold', 'callous', 'unkind', 'insensitive', 'rude', 'dismissive', 'uncaring', 'heartless', 'curt', 'brusque', 'condescending', 'impatient', 'rushed', 'rush']
+    },
+    {
+      id: 'communication',
+      label: 'Communication',
+      question: 'How well do they keep families informed?',
+      terms: [
+        'calls', 'phone call', 'call back', 'called back', 'called us', 'called me', 'called to', 'call us', 'call me',
+        'return my call', 'returned my call', 'return our call', 'returned our call', 'a call', 'the call', 'phone',
+        'answer', 'respond', 'response', 'responsive', 'reply', 'callback', 'text', 'email', 'on hold',
+        'update', 'explain', 'explanation', 'question', 'informed', 'inform', 'communicate', 'communication', 'reach',
+        'contact', 'voicemail', 'message', 'listen', 'walked us through', 'walk us through', 'kept us informed',
+        'in the loop', 'heard back', 'unresponsive', 'miscommunication', 'confusing', 'ring', 'check in', 'checked in',
+        'follow up', 'followed up', 'told us', 'told me', 'tell us', 'tell me', 'let us know', 'kept us posted',
+        'kept us updated', 'kept me updated', 'checked on us', 'checked in on', 'got back to', 'reached out', 'in touch',
+        'phone calls', 'emails', 'texts', 'answered all', 'returned every', 'heads up', 'notified', 'updates',
+        'explained everything', 'explained each', 'explained every'
+      ],
+      positive: ['responsive', 'clear', 'clearly', 'informed', 'explained'],
+      negative: ['unresponsive', 'ignored', 'confusing', 'unclear', 'miscommunication', 'voicemail']
+    },
+    {
+      id: 'professionalism',
+      label: 'Professionalism',
+      question: 'Do they handle everything with dignity and care?',
+      terms: [
+        'professional', 'professionalism', 'dignity', 'dignified', 'respectful', 'respect', 'organized', 'organised',
+        'detail', 'thorough', 'competent', 'efficient', 'prepared', 'mistake', 'error', 'sloppy', 'unprofessional',
+        'disorganized', 'disorganised', 'appearance', 'presentation', 'embalming', 'dressed', 'hair', 'makeup',
+        'looked like himself', 'looked like herself', 'looked like him', 'looked like her', 'looked peaceful',
+        'meticulous', 'seamless', 'seamlessly', 'smoothly', 'flawless', 'flawlessly', 'mix-up', 'mixup', 'careless',
+        'incompetent', 'impeccable', 'polished', 'attention to detail', 'looked natural', 'he looked', 'she looked',
+        'mom looked', 'dad looked', 'restored', 'cosmetics', 'handled him', 'handled her', 'with care', 'carefully',
+        'misplaced', 'mislabeled', 'wrong name', 'lost the', 'lost his', 'lost her', 'mixed up'
+      ],
+      positive: ['professional', 'dignified', 'respectful', 'organized', 'organised', 'thorough', 'competent', 'efficient', 'meticulous', 'seamless', 'seamlessly', 'smoothly', 'flawless', 'flawlessly', 'impeccable', 'polished', 'natural', 'peaceful'],
+      negative: ['unprofessional', 'sloppy', 'disorganized', 'disorganised', 'careless', 'mistake', 'error', 'incompetent', 'mix-up', 'mixup', 'wrong']
+    },
+    {
+      id: 'pricing',
+      label: 'Pricing',
+      question: 'Are the prices clear, or are there surprise costs?',
+      terms: [
+        'price', 'pricing', 'cost', 'fee', 'charge', 'bill', 'billing', 'invoice', 'expensive', 'affordable', 'cheap',
+        'cheaper', 'reasonable', 'value', 'money', 'budget', 'quote', 'itemized', 'itemize', 'price list', 'upsell',
+        'upselling', 'upsold', 'pushy', 'package', 'payment', 'refund', 'deposit', 'dollar', 'overpriced', 'overcharge',
+        'overcharged', 'afford', 'pay', 'paid', 'financing', 'discount', 'transparent', 'transparency', 'worth every penny',
+        'hidden fee', 'surprise', 'markup', 'pricey', 'costly', 'estimate', 'charged', 'waived', 'pressure', 'pressured',
+        'sales pitch', 'being sold', '$', 'payment plan', 'prices', 'costs', 'fees', 'charges', 'expense', 'expenses'
+      ],
+      positive: ['affordable', 'reasonable', 'fair', 'transparent', 'upfront', 'itemized', 'honest', 'discount', 'waived', 'cheaper', 'worth', 'value'],
+      negative: ['expensive', 'overpriced', 'overcharged', 'overcharge', 'pushy', 'upsell', 'upselling', 'upsold', 'hidden', 'surprise', 'steep', 'exorbitant', 'pricey', 'costly', 'markup', 'extra', 'high', 'pressure', 'pressured']
+    },
+    {
+      id: 'timeliness',
+      label: 'Timeliness',
+      question: 'Do things happen on time?',
+      terms: [
+        'on time', 'late', 'delay', 'delayed', 'wait', 'waiting', 'quick', 'quickly', 'fast', 'prompt', 'promptly',
+        'speed', 'slow', 'slowly', 'timely', 'punctual', 'immediately', 'right away', 'take forever', 'overdue', 'swift',
+        'within <duration>', 'took <duration>', 'take <duration>', 'takes <duration>', 'taking <duration>', 'in <duration>',
+        '<duration> later', 'after <duration>', 'under <duration>', 'finally', 'supposed to be ready', 'not ready',
+        'still not', 'wait time', 'took so long', 'ahead of schedule', 'showed up late', 'arrived late', 'arrived on time',
+        'right on time', 'within minutes', 'in no time', 'turned around',
+        'swiftly', 'took weeks', 'same day', 'next day', 'within the hour', 'within an hour', 'turnaround',
+        'hours later', 'days later', 'weeks later', 'on schedule', 'behind schedule'
+      ],
+      positive: ['quick', 'quickly', 'fast', 'prompt', 'promptly', 'timely', 'punctual', 'immediately', 'swift', 'swiftly', 'early', 'on time', 'within'],
+      negative: ['late', 'delay', 'delayed', 'slow', 'slowly', 'forever', 'overdue', 'long', 'wait', 'waiting', 'behind', 'finally', 'still', 'supposed']
+    },
+    {
+      id: 'facilities',
+      label: 'Facilities',
+      question: 'What are the facilities like?',
+      terms: [
+        'chapel', 'room', 'building', 'facility', 'parking', 'parking lot', 'clean', 'cleanliness', 'restroom',
+        'bathroom', 'air conditioning', 'ac', 'seating', 'seat', 'chair', 'lobby', 'accessible', 'accessibility',
+        'wheelchair', 'ramp', 'lighting', 'decor', 'kitchen', 'grounds', 'garden', 'property', 'hall', 'temperature',
+        'stuffy', 'cramped', 'spotless', 'spacious', 'renovated', 'renovation', 'carpet', 'furniture', 'sound system', 'heat',
+        'heating', 'visitation room', 'reception room', 'viewing room', 'fireplace', 'windows', 'degrees', 'thermostat',
+        'parking spaces', 'the place', 'entrance', 'stairs', 'elevator', 'pews'
+      ],
+      positive: ['clean', 'spotless', 'spacious', 'comfortable', 'renovated', 'accessible', 'cozy', 'elegant', 'immaculate', 'bright', 'quiet', 'cool'],
+      negative: ['dirty', 'cramped', 'hot', 'stuffy', 'small', 'tiny', 'shabby', 'dated', 'worn', 'broken', 'cold', 'crowded', 'dark', 'smelly', 'noisy']
+    },
+    {
+      id: 'arrangements',
+      label: 'Arrangements',
+      question: 'Do they help with paperwork like death certificates and the obituary?',
+      terms: [
+        'paperwork', 'forms', 'death certificate', 'certificate', 'permit', 'obituary', 'arrangements', 'planning meeting',
+        'arrangement meeting', 'logistics', 'transport', 'transfer', 'pickup', 'coordinate',
+        'coordination', 'coordinated', 'va benefits', 'veterans benefits', 'insurance', 'social security', 'plot',
+        'headstone', 'documents', 'document', 'filing', 'filed', 'typo', 'misspelled', 'spelled', 'newspaper',
+        'took care of everything', 'handled everything', 'death certificates', 'permits', 'on file', 'prearranged',
+        'pre-arranged', 'preplanned', 'pre-planned', 'options', 'choices', 'removal', 'picked him up', 'picked her up',
+        'picked up dad', 'picked up mom', 'brought him', 'brought her', 'coordinated with'
+      ],
+      positive: ['organized', 'easy', 'handled'],
+      negative: ['misspelled', 'typo', 'lost', 'wrong', 'missing', 'forgot', 'forgotten']
+    },
+    {
+      id: 'ceremony',
+      label: 'Ceremony',
+      question: 'How do the services themselves go?',
+      terms: [
+        'ceremony', 'eulogy', 'music', 'song', 'hymn', 'slideshow', 'video', 'tribute', 'officiant', 'celebrant',
+        'flower', 'floral', 'program', 'livestream', 'live stream', 'stream', 'visitation', 'viewing', 'wake',
+        'procession', 'honor guard', 'flag', 'taps', 'reception', 'candle', 'prayer', 'rosary', 'funeral service',
+        'memorial service', 'graveside service', 'committal service', 'the service', 'celebration of life', 'speaker',
+        'microphone', 'slide show', 'photos', 'bagpipe', 'bagpiper', 'singer', 'organist', 'homily', 'sermon',
+        'readings', 'the memorial', 'the graveside', 'at the graveside', 'recording', 'military honors', 'bugler'
+      ],
+      positive: ['moving', 'touching', 'meaningful', 'personal', 'personalized', 'heartfelt', 'fitting'],
+      negative: ['impersonal', 'generic', 'template', 'glitch', 'glitchy', 'cut', 'froze', 'dropped', 'wrong']
+    }
+  ],
+  turnaround: { question: 'How long does it take to get the ashes back?', subject: ['ashes', 'ash', 'cremains', 'remains', 'urn', 'cremated remains'] },
+  staff_question: 'Who will we work with?'
+})

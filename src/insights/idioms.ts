@@ -1,0 +1,91 @@
+import type { Token } from './nlp.js'
+
+/**
+ * Multi-word expressions whose meaning is not the sum of their words. Each word is a surface form or lemma;
+ * "*" matches any one word. `valence` null means "no judgement of the business" (grief phrasing, hedges), and
+ * `blocksAspects` stops their words from being read as aspect terms ("kind of", "a lot", "paid respects").
+ */
+interface Idiom {
+  words: string[]
+  valence: number | null
+  hedge?: boolean
+  blocksAspects?: boolean
+}
+
+const TIME_NOUNS = ['time', 'times', 'day', 'days', 'week', 'weeks', 'moment', 'moments', 'period', 'season', 'year', 'night', 'process', 'situation', 'loss', 'chapter']
+const HARD = ['hard', 'hardest', 'difficult', 'tough', 'toughest', 'awful', 'terrible', 'worst', 'sad', 'saddest', 'painful', 'dark', 'darkest', 'horrible', 'unimaginable', 'devastating', 'emotional', 'stressful', 'overwhelming', 'confusing', 'scary', 'surreal']
+
+const IDIOMS: Idiom[] = [
+  ...HARD.flatMap((h) => TIME_NOUNS.map((n) => ({ words: [h, n], valence: null }))),
+  ...HARD.flatMap((h) => TIME_NOUNS.map((n) => ({ words: [h, '*', n], valence: null }))),
+  { words: ['worst', 'day', 'of'], valence: null },
+  { words: ['hard', 'of', 'hearing'], valence: null },
+  { words: ['talk', 'down'], valence: -0.5 },
+  { words: ['out', 'of', 'order'], valence: -0.5 },
+  { words: ['pass', 'away'], valence: null },
+  { words: ['heart', 'attack'], valence: null, blocksAspects: true },
+  { words: ['pay', 'respect'], valence: null, blocksAspects: true },
+  { words: ['pay', 'their', 'respect'], valence: null, blocksAspects: true },
+  { words: ['pay', 'tribute'], valence: null, blocksAspects: true },
+  { words: ['a', 'lot'], valence: null, blocksAspects: true },
+  { words: ['lot', 'of'], valence: null, blocksAspects: true },
+  { words: ['kind', 'of'], valence: null, hedge: true, blocksAspects: true },
+  { words: ['sort', 'of'], valence: null, hedge: true, blocksAspects: true },
+  { words: ['a', 'bit'], valence: null, hedge: true },
+  { words: ['a', 'little'], valence: null, hedge: true },
+  { words: ['a', 'tad'], valence: null, hedge: true },
+  { words: ['above', 'and', 'beyond'], valence: 0.8 },
+  { words: ['worth', 'every', 'penny'], valence: 0.7 },
+  { words: ['worth', 'every', 'cent'], valence: 0.7 },
+  { words: ['second', 'to', 'none'], valence: 0.7 },
+  { words: ['like', 'family'], valence: 0.5 },
+  { words: ['peace', 'of', 'mind'], valence: 0.5 },
+  { words: ['nothing', 'be', 'too', 'much', 'trouble'], valence: 0.7 },
+  { words: ['nothing', 'was', 'too', 'much', 'trouble'], valence: 0.7 },
+  { words: ['walk', 'us', 'through'], valence: 0.4 },
+  { words: ['go', 'out', 'of', 'their', 'way'], valence: 0.6 },
+  { words: ['out', 'of', 'their', 'way'], valence: 0.6 },
+  { words: ['top', 'notch'], valence: 0.6 },
+  { words: ['heart', 'of', 'gold'], valence: 0.6 },
+  { words: ['take', 'forever'], valence: -0.6 },
+  { words: ['fall', 'through', 'the', 'crack'], valence: -0.6 },
+  { words: ['drop', 'the', 'ball'], valence: -0.6 },
+  { words: ['nickel', 'and', 'dime'], valence: -0.6 },
+  { words: ['bait', 'and', 'switch'], valence: -0.7 },
+  { words: ['never', 'again'], valence: -0.6 },
+  { words: ['leave', 'us', 'hanging'], valence: -0.5 },
+  { words: ['in', 'the', 'dark'], valence: -0.4 },
+  { words: ['could', 'not', 'care', 'less'], valence: -0.6 },
+  { words: ['no', 'doubt'], valence: null },
+  { words: ['not', 'only'], valence: null },
+  { words: ['nothing', 'but'], valence: 0.3 }
+]
+
+const byFirst = new Map<string, Idiom[]>()
+for (const idiom of IDIOMS.sort((a, b) => b.words.length - a.words.length)) {
+  byFirst.set(idiom.words[0]!, [...(byFirst.get(idiom.words[0]!) ?? []), idiom])
+}
+
+export interface IdiomHit {
+  start: number
+  end: number
+  valence: number | null
+  hedge: boolean
+  blocksAspects: boolean
+}
+
+const same = (t: Token | undefined, w: string) => t !== undefined && (w === '*' || t.lower === w || t.lemma === w)
+
+export function findIdioms(tokens: readonly Token[]): IdiomHit[] {
+  const hits: IdiomHit[] = []
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!
+    const idiom = [...(byFirst.get(t.lower) ?? []), ...(t.lemma !== t.lower ? (byFirst.get(t.lemma) ?? []) : [])].find((d) =>
+      d.words.every((w, k) => same(tokens[i + k], w))
+    )
+    if (!idiom) continue
+    hits.push({ start: i, end: i + idiom.words.length, valence: idiom.valence, hedge: idiom.hedge ?? false, blocksAspects: idiom.blocksAspects ?? false })
+    i += idiom.words.length - 1
+  }
+  return hits
+}

@@ -1,0 +1,153 @@
+import { findIdioms } from './idioms.js'
+import { BOOSTERS, HEDGES, NEGATORS, SERVICE_ACTIONS, valence } from './lexicon.js'
+import { tokensText, type Sentence, type Token } from './nlp.js'
+import { findTerms, type CompiledTaxonomy, type TermHit } from './taxonomy.js'
+
+/** A stretch of a sentence with one point of view: contrast words ("but", "although") and ";" or ":" separate them. */
+export interface ScoredClause {
+  tokens: Token[]
+  text: string
+  /** Each token's contribution after idioms, cues, negation, boosters and hedges. */
+  valences: number[]
+  terms: TermHit[]
+  /** Where a negation was applied, so phrases can keep the negator ("never felt rushed"). */
+  negatedFrom: Map<number, number>
+  /** The aspect whose cue gave a token its valence: "late" judges timeliness, not the procession beside it. */
+  cueOwner: (string | undefined)[]
+  /** Weight in the sentence score: what follows "but" counts more than what precedes it. */
+  weight: number
+}
+
+const CONTRAST = new Set(['but', 'however', 'although', 'though', 'yet', 'except', 'whereas', 'nevertheless', 'nonetheless', 'unfortunately', 'sadly'])
+const HARD_STOPS = new Set([';', ':', '—', '–', '(', ')', '…'])
+const MODALS = new Set(['could', 'can', 'would', 'will', 'ca', 'wo'])
+const EMPHASIS = new Set(['so', 'such', 'more', 'enough', 'better', 'happier', 'nicer', 'kinder'])
+
+export function scoreSentence(sentence: Sentence, tax: CompiledTaxonomy): ScoredClause[] {
+  const parts = splitClauses(sentence.tokens)
+  const contrasted = parts.length > 1 && parts.slice(1).some((p) => CONTRAST.has(p[0]?.lower ?? ''))
+  return parts.map((tokens, k) => scoreClause(tokens, tax, contrasted ? (k === parts.length - 1 ? 1.5 : 0.5) : 1, k === 0))
+}
+
+function splitClauses(tokens: readonly Token[]): Token[][] {
+  const parts: Token[][] = [[]]
+  for (const t of tokens) {
+    const current = parts.at(-1)!
+    if (HARD_STOPS.has(t.lower)) {
+      if (current.length) parts.push([])
+      continue
+    }
+    // A contrast word opens a new clause ("kind, but the bill was a mess"), unless it begins the sentence or sits
+    // between commas as an aside ("the eulogy, though, sounded canned").
+    if (CONTRAST.has(t.lower) && current.some((x) => x.pos !== 'PUNCT') && !aside(tokens, t)) parts.push([t])
+    else current.push(t)
+  }
+  return parts.filter((p) => p.some((t) => t.pos !== 'PUNCT'))
+}
+
+function aside(tokens: readonly Token[], t: Token): boolean {
+  const i = tokens.indexOf(t)
+  return tokens[i - 1]?.lower === ',' && tokens[i + 1]?.lower === ','
+}
+
+function scoreClause(tokens: Token[], tax: CompiledTaxonomy, weight: number, first: boolean): ScoredClause {
+  const idioms = findIdioms(tokens)
+  const locked = new Set<number>()
+  const blocked = new Set<number>()
+  const hedgeEnds = new Set<number>()
+  const valences = tokens.map(() => 0)
+  for (const h of idioms) {
+    for (let i = h.start; i < h.end; i++) {
+      locked.add(i)
+      if (h.blocksAspects) blocked.add(i)
+    }
+    if (h.valence !== null) valences[h.start] = h.valence
+    if (h.hedge) hedgeEnds.add(h.end)
+  }
+  const terms = findTerms(tax, tokens, blocked)
+  const here = [...new Set(terms.map((t) => t.aspect))]
+  // The words of a multi-word name ("honor guard", "VA benefits") name a thing; they do not judge it.
+  const naming = new Set(terms.filter((h) => h.end - h.start > 1).flatMap((h) => Array.from({ length: h.end - h.start }, (_, k) => h.start + k)))
+  const cueOwner: (string | undefined)[] = tokens.map(() => undefined)
+  tokens.forEach((t, i) => {
+    if (locked.has(i) || isName(tokens, i, first)) return
+    const cue = cueValence(t, here, tax)
+    if (cue) [valences[i], cueOwner[i]] = [cue.value, cue.aspect]
+    else valences[i] = naming.has(i) ? 0 : valence(t.lower, t.lemma, t.pos)
+  })
+  const termStarts = new Set(terms.map((h) => h.start))
+  const negatedFrom = applyNegation(tokens, valences, locked, termStarts)
+  applyIntensity(tokens, valences, hedgeEnds)
+  return { tokens, text: tokensText(tokens), valences, terms, negatedFrom, cueOwner, weight }
+}
+
+/** A capitalised word inside a sentence is a name ("Cold Spring Cemetery", "Grace"), not a judgement. */
+function isName(tokens: Token[], i: number, first: boolean): boolean {
+  const v = tokens[i]!.value
+  return (i > 0 || !first) && v !== 'I' && /^\p{Lu}\p{Ll}/u.test(v)
+}
+
+/** Inside a clause about an aspect, that aspect's cue words decide the sign ("long" wait, "small" parking lot). */
+function cueValence(t: Token, aspects: string[], tax: CompiledTaxonomy): { value: number; aspect: string } | undefined {
+  for (const aspect of aspects) {
+    const sign = tax.cues.get(aspect)?.get(t.lemma) ?? tax.cues.get(aspect)?.get(t.lower)
+    if (sign) return { value: sign * Math.max(0.4, Math.abs(valence(t.lower, t.lemma))), aspect }
+  }
+  return undefined
+}
+
+const isComparative = (t: Token) => EMPHASIS.has(t.lower) || ((t.pos === 'ADJ' || t.pos === 'ADV') && t.lower.endsWith('er') && t.lower !== t.lemma)
+
+/**
+ * Negation, by the first judgement within six words ("not once did we feel rushed"):
+ * - flipped and softened: "not helpful", "never felt rushed", "no hidden fees", "wouldn't say they were unkind";
+ * - emphasised instead after a negated modal or "never" with a comparative, "so"/"such" or "enough":
+ *   "couldn't have been kinder", "can't thank them enough", "never seen such kindness";
+ * - a negated action with no judgement means something was not done: "never returned our calls";
+ * - a negated aspect term with neither means something was missing: "no ramp", "no updates".
+ */
+function applyNegation(tokens: Token[], v: number[], locked: Set<number>, termStarts: Set<number>): Map<number, number> {
+  const negatedFrom = new Map<number, number>()
+  tokens.forEach((t, i) => {
+    if (locked.has(i) || !(NEGATORS.has(t.lower) || NEGATORS.has(t.lemma))) return
+    const scope = scopeAfter(tokens, i)
+    const modal = t.lower === 'cannot' || MODALS.has(tokens[i - 1]?.lower ?? '')
+    if ((modal || t.lower === 'never') && scope.some((j) => isComparative(tokens[j]!))) {
+      const praised = scope.filter((j) => v[j]! > 0)
+      if (praised.length) for (const j of praised) v[j] = Math.min(1, v[j]! * 1.5)
+      else v[scope.find((j) => isComparative(tokens[j]!))!] = 0.5
+      return
+    }
+    // The first judgement or service action in scope is what is negated.
+    const isAction = (j: number) => SERVICE_ACTIONS.has(tokens[j]!.lemma) && tokens[j]!.pos === 'VERB' && !obligation(tokens, j) && v[j] === 0
+    const target = scope.find((j) => v[j] !== 0 || isAction(j)) ?? scope.find((j) => termStarts.has(j))
+    if (target === undefined) return
+    v[target] = v[target] !== 0 ? -0.75 * v[target]! : isAction(target) ? -0.4 : -0.3
+    negatedFrom.set(target, i)
+  })
+  return negatedFrom
+}
+
+/** "didn't have to call", "never needed to ask": not a failure to act. */
+function obligation(tokens: Token[], j: number): boolean {
+  return tokens[j - 1]?.lower === 'to' && ['have', 'need', 'had', 'needed', 'has'].includes(tokens[j - 2]?.lower ?? '')
+}
+
+function scopeAfter(tokens: Token[], i: number): number[] {
+  const scope: number[] = []
+  for (let j = i + 1; j < tokens.length && scope.length < 6; j++) {
+    const t = tokens[j]!
+    if (t.pos === 'PUNCT' || t.pos === 'CCONJ' || t.pos === 'SCONJ') break
+    scope.push(j)
+  }
+  return scope
+}
+
+function applyIntensity(tokens: Token[], v: number[], hedgeEnds: Set<number>): void {
+  tokens.forEach((_, j) => {
+    if (v[j] === 0) return
+    const before = [tokens[j - 1], tokens[j - 2]].filter((t): t is Token => t !== undefined && t.lower !== 'not')
+    if (before.some((t) => BOOSTERS.has(t.lower))) v[j] = Math.max(-1, Math.min(1, v[j]! * 1.4))
+    else if (before.some((t) => HEDGES.has(t.lower)) || hedgeEnds.has(j) || hedgeEnds.has(j - 1)) v[j] = v[j]! * 0.5
+  })
+}

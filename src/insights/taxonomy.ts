@@ -1,0 +1,101 @@
+import type { AspectDefinition, Taxonomy } from '../domain/index.js'
+import { parseText, type Token } from './nlp.js'
+
+/**
+ * A term as a sequence of lowercase words. A word matches a token with that surface form or that lemma, so "call"
+ * matches "called" and "calls" while "calls" matches only "calls". The word `<duration>` matches an amount of time
+ * ("three weeks", "almost 3 days", "a couple of hours").
+ */
+interface Term {
+  aspect: string
+  words: string[]
+}
+
+export interface CompiledTaxonomy {
+  source: Taxonomy
+  aspects: AspectDefinition[]
+  /** Terms by first word, longest first. */
+  byFirst: Map<string, Term[]>
+  /** Per aspect: cue word -> +1 or -1. */
+  cues: Map<string, Map<string, number>>
+  turnaroundSubject: Set<string>
+}
+
+function words(phrase: string): string[] {
+  if (phrase.includes('<duration>')) return phrase.toLowerCase().split(/\s+/)
+  return parseText(phrase).flatMap((s) => s.tokens.map((t) => t.lower))
+}
+
+export function compileTaxonomy(taxonomy: Taxonomy): CompiledTaxonomy {
+  const byFirst = new Map<string, Term[]>()
+  const cues = new Map<string, Map<string, number>>()
+  for (const a of taxonomy.aspects) {
+    for (const t of a.terms) {
+      const term = { aspect: a.id, words: words(t) }
+      if (term.words.length === 0) continue
+      byFirst.set(term.words[0]!, [...(byFirst.get(term.words[0]!) ?? []), term])
+    }
+    const m = new Map<string, number>()
+    for (const w of a.positive) for (const x of words(w)) m.set(x, 1)
+    for (const w of a.negative) for (const x of words(w)) m.set(x, -1)
+    cues.set(a.id, m)
+  }
+  for (const list of byFirst.values()) list.sort((x, y) => y.words.length - x.words.length)
+  const turnaroundSubject = new Set((taxonomy.turnaround?.subject ?? []).flatMap(words))
+  return { source: taxonomy, aspects: taxonomy.aspects, byFirst, cues, turnaroundSubject }
+}
+
+export interface TermHit {
+  aspect: string
+  start: number
+  end: number
+}
+
+const QUALIFIERS = new Set(['almost', 'about', 'nearly', 'over', 'under', 'around', 'just', 'only', 'barely', 'roughly', 'less', 'more', 'than'])
+const AMOUNTS = new Set(['a', 'an', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'couple', 'few', 'several', 'twenty', 'thirty', 'forty', 'fifty'])
+const UNITS = new Set(['minute', 'hour', 'day', 'week', 'month'])
+
+/** Tokens a duration takes from position i ("almost 3 weeks" = 3), or 0. */
+function durationAt(tokens: readonly Token[], i: number): number {
+  let j = i
+  while (QUALIFIERS.has(tokens[j]?.lower ?? '')) j++
+  if (!(tokens[j]?.pos === 'NUM' || AMOUNTS.has(tokens[j]?.lower ?? ''))) return 0
+  j++
+  if (['couple', 'few'].includes(tokens[j]?.lower ?? '')) j++
+  if (tokens[j]?.lower === 'of') j++
+  if (['business', 'full'].includes(tokens[j]?.lower ?? '')) j++
+  return UNITS.has(tokens[j]?.lemma ?? '') ? j + 1 - i : 0
+}
+
+/** Tokens a term takes from position i, or 0 when it does not match there. */
+function termAt(term: Term, tokens: readonly Token[], i: number, blocked: ReadonlySet<number>): number {
+  let j = i
+  for (const w of term.words) {
+    const t = tokens[j]
+    if (t === undefined || blocked.has(j)) return 0
+    if (w === '<duration>') {
+      const n = durationAt(tokens, j)
+      if (!n) return 0
+      j += n
+    } else if (t.lower === w || t.lemma === w) j++
+    else return 0
+  }
+  return j - i
+}
+
+/** Aspect terms in a run of tokens, leftmost-longest, skipping tokens another phrase has claimed. */
+export function findTerms(tax: CompiledTaxonomy, tokens: readonly Token[], blocked: ReadonlySet<number>): TermHit[] {
+  const hits: TermHit[] = []
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!
+    const candidates = [...(tax.byFirst.get(t.lower) ?? []), ...(t.lower !== t.lemma ? (tax.byFirst.get(t.lemma) ?? []) : []), ...(tax.byFirst.get('<duration>') ?? [])]
+    for (const term of candidates) {
+      const n = termAt(term, tokens, i, blocked)
+      if (!n) continue
+      hits.push({ aspect: term.aspect, start: i, end: i + n })
+      i += n - 1
+      break
+    }
+  }
+  return hits
+}
