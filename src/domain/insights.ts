@@ -13,7 +13,11 @@ export const AspectDefinition = z.object({
   terms: z.array(ShortText).min(1).max(200).describe('Words and phrases that name the aspect ("chapel", "death certificate").'),
   positive: z.array(ShortText).max(200).default([]).describe('Words that praise this aspect when present ("prompt", "itemized").'),
   negative: z.array(ShortText).max(200).default([]).describe('Words that criticise this aspect when present ("late", "overpriced").'),
-  question: ShortText.nullable().default(null).describe('The FAQ question this aspect answers, if any.')
+  question: ShortText.nullable().default(null).describe('The FAQ question this aspect answers, if any.'),
+  negated: z
+    .enum(['criticism', 'praise'])
+    .default('criticism')
+    .describe('What "no <term>" means: a missing ramp or update is criticism; no fee or no charge is praise.')
 })
 export type AspectDefinition = z.output<typeof AspectDefinition>
 

@@ -1,7 +1,7 @@
 import type { Review, ReviewAnalysis } from '../domain/index.js'
 import type { MentionIndex } from '../mentions/index.js'
 import { statedDurations } from './durations.js'
-import { keyphrases } from './keyphrases.js'
+import { keyphrases, type Keyphrase } from './keyphrases.js'
 import { parseText, tokensText, type Token } from './nlp.js'
 import { scoreSentence, type ScoredClause } from './scoring.js'
 import type { CompiledTaxonomy, TermHit } from './taxonomy.js'
@@ -16,6 +16,8 @@ export interface PhraseUse {
   /** Lemmas of the phrase's content words: what makes two phrasings the same. */
   key: string
   surface: string
+  /** The phrase holds the words that judge the aspect ("chapel was spotless"), not only its name. */
+  judged: boolean
 }
 
 /** Everything later aggregation needs from one review; computed once per review version and reused. */
@@ -28,7 +30,7 @@ export interface ReviewWork {
   technicians: Map<string, number>
   services: Map<string, number>
   areas: string[]
-  keyphrases: string[]
+  keyphrases: Keyphrase[]
   durations: number[]
   phrases: PhraseUse[]
   quote: { text: string; score: number } | null
@@ -48,11 +50,12 @@ export function analyzeReview(review: Review, ctx: AnalysisContext): ReviewWork 
   const scored = sentences.map((s) => scoreSentence(s, ctx.taxonomy))
   const clauses = scored.flat()
   const aspects = aspectMentions(clauses, review.rating)
+  const judgements = aspects.map((a) => a.result.sentiment)
   return {
     ...base,
-    analysis: { sentiment: reviewSentiment(clauses, review.rating), aspects: aspects.map((a) => a.result) },
+    analysis: { sentiment: reviewSentiment(clauses, review.rating, judgements), aspects: aspects.map((a) => a.result) },
     ...entityScores(clauses, review, ctx.mentions),
-    keyphrases: keyphrases(sentences),
+    keyphrases: keyphrases(clauses),
     durations: statedDurations(sentences, ctx.taxonomy.turnaroundSubject),
     phrases: aspects.flatMap((a) => a.phrases),
     quote: review.rating >= 4 ? bestQuote(scored, sentences.map((s) => s.text)) : null
@@ -72,14 +75,17 @@ function clauseScore(c: ScoredClause): number {
   return squash(c.valences.reduce((a, b) => a + b, 0))
 }
 
-/** Text and stars together: the words lead, the rating steadies them (sarcasm, understatement). */
-function reviewSentiment(clauses: ScoredClause[], rating: number): ReviewAnalysis['sentiment'] {
+/**
+ * Text and stars together: the words lead, the rating steadies them (sarcasm, understatement). A review is mixed
+ * only when its judgements of the business disagree: sad words about the illness or the hospital do not count.
+ */
+function reviewSentiment(clauses: ScoredClause[], rating: number, judgements: string[]): ReviewAnalysis['sentiment'] {
   const stars = (rating - 3) / 2
   const judged = clauses.map((c) => ({ s: clauseScore(c), w: c.weight })).filter((x) => Math.abs(x.s) > 0.01)
   if (judged.length === 0) return { score: round(stars * 0.8), label: label(stars * 0.8) }
   const text = judged.reduce((a, x) => a + x.s * x.w, 0) / judged.reduce((a, x) => a + x.w, 0)
   const score = round(Math.max(-1, Math.min(1, 0.6 * text + 0.4 * stars)))
-  const mixed = judged.some((x) => x.s >= 0.25) && judged.some((x) => x.s <= -0.25) && Math.abs(score) < 0.5
+  const mixed = (judgements.includes('mixed') || (judgements.includes('positive') && judgements.includes('negative'))) && Math.abs(score) < 0.5
   return { score, label: mixed ? 'mixed' : label(score) }
 }
 
@@ -104,7 +110,7 @@ interface Evidence {
 }
 
 /** Mixed only when praise and criticism each carry at least this share of the weighted evidence. */
-const MIXED_SHARE = 0.3
+const MIXED_SHARE = Number(process.env.X_MIXED ?? 0.3)
 
 function polarityOf(evidence: Evidence[]): ReviewAnalysis['aspects'][number]['sentiment'] {
   const pos = evidence.filter((e) => e.score > SIGNAL).reduce((a, e) => a + e.score * e.weight, 0)
@@ -137,26 +143,36 @@ function aspectMentions(clauses: ScoredClause[], rating: number) {
 
 const FUNCTION_POS = new Set(['DET', 'PRON', 'AUX', 'PUNCT', 'ADP', 'CCONJ', 'SCONJ', 'PART', 'SYM', 'NUM'])
 
-/** The words that carry a mention: the term and its strongest judgement, with any negator ("never felt rushed"). */
+const MAX_PHRASE = 6
+
+/**
+ * The words that carry a mention: the term and its strongest judgement when they sit close together with no
+ * punctuation between ("chapel was spotless", "didn't rush us"), otherwise the term with the adjective before it
+ * ("renovated chapel").
+ */
 function phraseOf(c: ScoredClause, hit: TermHit, strongest: number | undefined): PhraseUse {
   let from = hit.start
   let to = hit.end - 1
-  if (strongest !== undefined && Math.abs(strongest - hit.start) <= 5) {
-    from = Math.min(from, c.negatedFrom.get(strongest) ?? strongest)
-    to = Math.max(to, strongest)
+  let judged = false
+  if (strongest !== undefined) {
+    const a = Math.min(from, c.negatedFrom.get(strongest) ?? strongest)
+    const b = Math.max(to, strongest)
+    if (b - a < MAX_PHRASE && !c.tokens.slice(a, b + 1).some((t) => t.pos === 'PUNCT')) [from, to, judged] = [a, b, true]
   }
+  if (!judged && c.tokens[from - 1]?.pos === 'ADJ') from--
+  if (c.tokens[from]?.lower === 'not' && c.tokens[from - 1]?.pos === 'AUX') from--
   const span = trim(c.tokens.slice(from, to + 1))
   const key = span
     .filter((t) => !FUNCTION_POS.has(t.pos) || ['not', 'never', 'no'].includes(t.lower))
     .map((t) => t.lemma)
     .join(' ')
-  return { aspect: hit.aspect, key, surface: tokensText(span).toLowerCase() }
+  return { aspect: hit.aspect, key, surface: tokensText(span).toLowerCase(), judged }
 }
 
 function trim(tokens: Token[]): Token[] {
   let a = 0
   let b = tokens.length
-  while (a < b && ['DET', 'PUNCT', 'CCONJ', 'PRON'].includes(tokens[a]!.pos)) a++
+  while (a < b && ['DET', 'PUNCT', 'CCONJ', 'PRON'].includes(tokens[a]!.pos) && tokens[a]!.lower !== 'no') a++
   while (b > a && ['PUNCT', 'CCONJ', 'DET'].includes(tokens[b - 1]!.pos)) b--
   return tokens.slice(a, b)
 }

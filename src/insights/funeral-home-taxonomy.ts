@@ -20,7 +20,13 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'made it easier', 'made this easier', 'made everything easier', 'made things easier', 'talk down to',
         'talked down to', 'treated us', 'treated mom', 'treated dad', 'treated him', 'treated her', 'sat with us',
         'took the time', 'cared', 'genuinely cared', 'comforted', 'reassured', 'reassuring', 'calm', 'calming',
-        'soothing', 'cried with us', 'hugged', 'listened', 'respected our wishes',
+        'soothing', 'cried with us', 'hugged', 'listened', 'respected our wishes', 'bearable', 'lighter', 'knelt',
+        'kneel', 'eye level', 'by name', 'held her hand', 'held his hand', 'holding her hand', 'holding his hand',
+        'covered him', 'covered her', 'let me', 'let us', 'let her', 'let him', 'let them', 'let the kids',
+        'understood', 'hurry', 'hurried', 'hurrying', 'glanced at the clock', 'looked at the clock', 'watched the clock',
+        'glanced at his watch', 'glanced at her watch', 'looked at his watch', 'looked at her watch',
+        'these things happen', 'made us wait', 'gave us time', 'took time', 'no rush', 'never rushed us', 'distracted',
+        'aloof', 'indifferent', 'uninterested', 'detached', 'robotic', 'mechanical', 'going through the motions',
         'unkind', 'callous', 'insensitive', 'rude', 'dismissive', 'uncaring', 'heartless', 'curt', 'brusque',
         'condescending', 'impatient', 'tender', 'tenderness', 'loving', 'lovingly', 'graciously', 'rolled her eyes',
         'rolled his eyes', 'rolled their eyes', 'eye roll', 'apologized', 'apology', 'checked his watch', 'checked her watch'
@@ -55,18 +61,20 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'professional', 'professionalism', 'dignity', 'dignified', 'respectful', 'respect', 'organized', 'organised',
         'detail', 'thorough', 'competent', 'efficient', 'prepared', 'mistake', 'error', 'sloppy', 'unprofessional',
         'disorganized', 'disorganised', 'appearance', 'presentation', 'embalming', 'dressed', 'hair', 'makeup',
-        'looked like himself', 'looked like herself', 'looked like him', 'looked like her', 'looked peaceful',
+        'look like himself', 'look like herself', 'look like him', 'look like her', 'look peaceful',
         'meticulous', 'seamless', 'seamlessly', 'smoothly', 'flawless', 'flawlessly', 'mix-up', 'mixup', 'careless',
-        'incompetent', 'impeccable', 'polished', 'attention to detail', 'looked natural', 'he looked', 'she looked',
+        'incompetent', 'impeccable', 'polished', 'attention to detail', 'look natural', 'he looked', 'she looked',
         'mom looked', 'dad looked', 'restored', 'cosmetics', 'handled him', 'handled her', 'with care', 'carefully',
-        'misplaced', 'mislabeled', 'wrong name', 'lost the', 'lost his', 'lost her', 'mixed up'
+        'misplaced', 'mislabeled', 'wrong name', 'lost the', 'lost his', 'lost her', 'mixed up', 'outfit', 'clothes',
+        'clothing', 'blouse', 'glasses', 'jewelry', 'wrong blouse', 'wrong clothes'
       ],
       positive: ['professional', 'dignified', 'respectful', 'organized', 'organised', 'thorough', 'competent', 'efficient', 'meticulous', 'seamless', 'seamlessly', 'smoothly', 'flawless', 'flawlessly', 'impeccable', 'polished', 'natural', 'peaceful'],
-      negative: ['unprofessional', 'sloppy', 'disorganized', 'disorganised', 'careless', 'mistake', 'error', 'incompetent', 'mix-up', 'mixup', 'wrong']
+      negative: ['unprofessional', 'sloppy', 'disorganized', 'disorganised', 'careless', 'mistake', 'error', 'incompetent', 'mix-up', 'mixup', 'wrong', 'lost', 'misplaced', 'mislabeled']
     },
     {
       id: 'pricing',
       label: 'Pricing',
+      negated: 'praise',
       question: 'Are the prices clear, or are there surprise costs?',
       terms: [
         'price', 'pricing', 'cost', 'fee', 'charge', 'bill', 'billing', 'invoice', 'expensive', 'affordable', 'cheap',
@@ -76,8 +84,8 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'hidden fee', 'surprise', 'markup', 'pricey', 'costly', 'estimate', 'charged', 'waived', 'pressure', 'pressured',
         'sales pitch', 'being sold', '$', 'payment plan', 'prices', 'costs', 'fees', 'charges', 'expense', 'expenses'
       ],
-      positive: ['affordable', 'reasonable', 'fair', 'transparent', 'upfront', 'itemized', 'honest', 'discount', 'waived', 'cheaper', 'worth', 'value'],
-      negative: ['expensive', 'overpriced', 'overcharged', 'overcharge', 'pushy', 'upsell', 'upselling', 'upsold', 'hidden', 'surprise', 'steep', 'exorbitant', 'pricey', 'costly', 'markup', 'extra', 'high', 'pressure', 'pressured']
+      positive: ['affordable', 'reasonable', 'fair', 'transparent', 'upfront', 'itemized', 'honest', 'discount', 'waived', 'cheaper', 'cheap', 'inexpensive', 'bargain', 'worth', 'value', 'exactly'],
+      negative: ['expensive', 'overpriced', 'overcharged', 'overcharge', 'pushy', 'upsell', 'upselling', 'upsold', 'hidden', 'surprise', 'steep', 'exorbitant', 'pricey', 'costly', 'markup', 'extra', 'high', 'pressure', 'pressured', 'double', 'doubled', 'twice', 'padded', 'inflated']
     },
     {
       id: 'timeliness',
@@ -86,10 +94,13 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
       terms: [
         'on time', 'late', 'delay', 'delayed', 'wait', 'waiting', 'quick', 'quickly', 'fast', 'prompt', 'promptly',
         'speed', 'slow', 'slowly', 'timely', 'punctual', 'immediately', 'right away', 'take forever', 'overdue', 'swift',
-        'within <duration>', 'took <duration>', 'take <duration>', 'takes <duration>', 'taking <duration>', 'in <duration>',
+        'within <duration>', 'took <duration>', 'take <duration>', 'takes <duration>', 'taking <duration>',
         '<duration> later', 'after <duration>', 'under <duration>', 'finally', 'supposed to be ready', 'not ready',
         'still not', 'wait time', 'took so long', 'ahead of schedule', 'showed up late', 'arrived late', 'arrived on time',
-        'right on time', 'within minutes', 'in no time', 'turned around',
+        'right on time', 'within minutes', 'in no time', 'turned around', 'within the week', 'within the day',
+        'done in <duration>', 'back in <duration>', 'ready in <duration>', 'returned in <duration>', 'home in <duration>',
+        'back within', 'ready within', 'sorted in <duration>', 'handled in <duration>', 'finished in <duration>',
+        'completed in <duration>', 'arrived in <duration>', 'delivered in <duration>', 'filed in <duration>',
         'swiftly', 'took weeks', 'same day', 'next day', 'within the hour', 'within an hour', 'turnaround',
         'hours later', 'days later', 'weeks later', 'on schedule', 'behind schedule'
       ],
@@ -101,15 +112,15 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
       label: 'Facilities',
       question: 'What are the facilities like?',
       terms: [
-        'chapel', 'room', 'building', 'facility', 'parking', 'parking lot', 'clean', 'cleanliness', 'restroom',
+        'chapel', 'building', 'facility', 'parking', 'parking lot', 'clean', 'cleanliness', 'restroom',
         'bathroom', 'air conditioning', 'ac', 'seating', 'seat', 'chair', 'lobby', 'accessible', 'accessibility',
-        'wheelchair', 'ramp', 'lighting', 'decor', 'kitchen', 'grounds', 'garden', 'property', 'hall', 'temperature',
+        'wheelchair', 'ramp', 'lighting', 'decor', 'grounds', 'garden', 'property', 'hall', 'temperature',
         'stuffy', 'cramped', 'spotless', 'spacious', 'renovated', 'renovation', 'carpet', 'furniture', 'sound system', 'heat',
         'heating', 'visitation room', 'reception room', 'viewing room', 'fireplace', 'windows', 'degrees', 'thermostat',
-        'parking spaces', 'the place', 'entrance', 'stairs', 'elevator', 'pews'
+        'parking spaces', 'entrance', 'stairs', 'elevator', 'pews', 'family room', 'the room was', 'rooms were'
       ],
       positive: ['clean', 'spotless', 'spacious', 'comfortable', 'renovated', 'accessible', 'cozy', 'elegant', 'immaculate', 'bright', 'quiet', 'cool'],
-      negative: ['dirty', 'cramped', 'hot', 'stuffy', 'small', 'tiny', 'shabby', 'dated', 'worn', 'broken', 'cold', 'crowded', 'dark', 'smelly', 'noisy']
+      negative: ['dirty', 'cramped', 'hot', 'stuffy', 'small', 'tiny', 'shabby', 'dated', 'worn', 'broken', 'cold', 'crowded', 'dark', 'smelly', 'noisy', 'freezing', 'chilly', 'sweltering']
     },
     {
       id: 'arrangements',
@@ -137,7 +148,8 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'procession', 'honor guard', 'flag', 'taps', 'reception', 'candle', 'prayer', 'rosary', 'funeral service',
         'memorial service', 'graveside service', 'committal service', 'the service', 'celebration of life', 'speaker',
         'microphone', 'slide show', 'photos', 'bagpipe', 'bagpiper', 'singer', 'organist', 'homily', 'sermon',
-        'readings', 'the memorial', 'the graveside', 'at the graveside', 'recording', 'military honors', 'bugler'
+        'readings', 'the memorial', 'graveside', 'recording', 'military honors', 'bugler', 'webcast', 'streamed',
+        'livestreamed', 'zoom'
       ],
       positive: ['moving', 'touching', 'meaningful', 'personal', 'personalized', 'heartfelt', 'fitting'],
       negative: ['impersonal', 'generic', 'template', 'glitch', 'glitchy', 'cut', 'froze', 'dropped', 'wrong']

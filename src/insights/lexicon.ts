@@ -12,7 +12,7 @@ const NO_JUDGEMENT = new Set(
   dementia stroke widow widowed miss missed alone lonely shock shocked sudden suddenly terminal fight fought battle
   struggle struggled worried worry afraid fear scared nervous anxious stress stressed stressful overwhelmed
   overwhelming numb exhausted exhausting emotional want wanted wish wished hope hoped please feeling feelings lose
-  losing dread dreaded left`.split(/\s+/)
+  losing dread dreaded dreading left grave paid pay paying straight`.split(/\s+/)
 )
 
 const DOMAIN: Record<string, number> = {
@@ -30,7 +30,8 @@ const DOMAIN: Record<string, number> = {
   caring: 2.5, kindest: 4, nicest: 3, warmest: 3, tender: 1.5, lovingly: 2.5, perfectly: 2.5, beautifully: 3,
   disappointing: -2.5, disappointed: -2.5, unacceptable: -3, appalling: -3.5, disgraceful: -3.5, nightmare: -3,
   glitch: -1.5, froze: -1.5, helped: 1.5, recommend: 2, grateful: 3, thankful: 3, blessed: 2, blessing: 2.5,
-  apologized: 1, apologize: 1, apology: 1, apologetic: 1
+  apologized: 1, apologize: 1, apology: 1, apologetic: 1, hurried: -2, hurry: -1.5, hurrying: -1.5, unanswered: -2, unreturned: -2, ignore: -2,
+  overlooked: -1.5, forgotten: -2, forgot: -2, missing: -1.5, unhelpful: -2.5, unorganized: -2.5, sorted: 1
 }
 
 export const NEGATORS = new Set(['not', 'no', 'never', 'nothing', 'nobody', 'none', 'neither', 'nor', 'without', 'hardly', 'barely', 'scarcely', 'cannot', 'nowhere', 'noone'])

@@ -75,8 +75,11 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, weight: number, fir
     if (cue) [valences[i], cueOwner[i]] = [cue.value, cue.aspect]
     else valences[i] = naming.has(i) ? 0 : valence(t.lower, t.lemma, t.pos)
   })
-  const termStarts = new Set(terms.map((h) => h.start))
-  const negatedFrom = applyNegation(tokens, valences, locked, termStarts)
+  const termSigns = new Map(terms.map((h) => [h.start, tax.negatedSign.get(h.aspect) ?? -1]))
+  silenceExpectations(tokens, valences)
+  applyExcess(tokens, valences)
+  const negatedFrom = applyNegation(tokens, valences, locked, termSigns)
+  for (const [j] of negatedFrom) if (valences[j] !== 0 && termSigns.has(j)) cueOwner[j] ??= terms.find((h) => h.start === j)?.aspect
   applyIntensity(tokens, valences, hedgeEnds)
   return { tokens, text: tokensText(tokens), valences, terms, negatedFrom, cueOwner, weight }
 }
@@ -96,17 +99,29 @@ function cueValence(t: Token, aspects: string[], tax: CompiledTaxonomy): { value
   return undefined
 }
 
+const EXPECTING = new Set(['expect', 'promise', 'assure', 'suppose', 'hope', 'imagine', 'fear'])
+
+/** What was expected or promised did not necessarily happen: "fully expecting voicemail", "promised she would look peaceful". */
+function silenceExpectations(tokens: Token[], v: number[]): void {
+  tokens.forEach((t, i) => {
+    if (!EXPECTING.has(t.lemma)) return
+    for (let j = i + 1; j <= i + 5 && j < tokens.length && tokens[j]!.pos !== 'PUNCT'; j++) v[j] = 0
+  })
+}
+
 const isComparative = (t: Token) => EMPHASIS.has(t.lower) || ((t.pos === 'ADJ' || t.pos === 'ADV') && t.lower.endsWith('er') && t.lower !== t.lemma)
 
 /**
  * Negation, by the first judgement within six words ("not once did we feel rushed"):
- * - flipped and softened: "not helpful", "never felt rushed", "no hidden fees", "wouldn't say they were unkind";
+ * - flipped and softened: "not helpful", "never felt rushed", "no hidden fees"; a negated criticism is faint
+ *   praise ("wouldn't say they were unkind");
  * - emphasised instead after a negated modal or "never" with a comparative, "so"/"such" or "enough":
  *   "couldn't have been kinder", "can't thank them enough", "never seen such kindness";
  * - a negated action with no judgement means something was not done: "never returned our calls";
- * - a negated aspect term with neither means something was missing: "no ramp", "no updates".
+ * - a negated aspect term with neither means something was missing: "no ramp", "no updates" are criticism,
+ *   "no fees", "at no charge" praise, as the aspect's `negated` says.
  */
-function applyNegation(tokens: Token[], v: number[], locked: Set<number>, termStarts: Set<number>): Map<number, number> {
+function applyNegation(tokens: Token[], v: number[], locked: Set<number>, termSigns: Map<number, number>): Map<number, number> {
   const negatedFrom = new Map<number, number>()
   tokens.forEach((t, i) => {
     if (locked.has(i) || !(NEGATORS.has(t.lower) || NEGATORS.has(t.lemma))) return
@@ -120,9 +135,10 @@ function applyNegation(tokens: Token[], v: number[], locked: Set<number>, termSt
     }
     // The first judgement or service action in scope is what is negated.
     const isAction = (j: number) => SERVICE_ACTIONS.has(tokens[j]!.lemma) && tokens[j]!.pos === 'VERB' && !obligation(tokens, j) && v[j] === 0
-    const target = scope.find((j) => v[j] !== 0 || isAction(j)) ?? scope.find((j) => termStarts.has(j))
+    const target = scope.find((j) => v[j] !== 0 || isAction(j)) ?? scope.find((j) => termSigns.has(j))
     if (target === undefined) return
-    v[target] = v[target] !== 0 ? -0.75 * v[target]! : isAction(target) ? -0.4 : -0.3
+    // "not helpful" is plainly negative; "not unkind" is faint praise.
+    v[target] = v[target] !== 0 ? (v[target]! > 0 ? -0.75 : -0.5) * v[target]! : isAction(target) ? -0.4 : 0.3 * termSigns.get(target)!
     negatedFrom.set(target, i)
   })
   return negatedFrom
@@ -137,10 +153,18 @@ function scopeAfter(tokens: Token[], i: number): number[] {
   const scope: number[] = []
   for (let j = i + 1; j < tokens.length && scope.length < 6; j++) {
     const t = tokens[j]!
-    if (t.pos === 'PUNCT' || t.pos === 'CCONJ' || t.pos === 'SCONJ') break
+    if (t.pos === 'PUNCT' || t.pos === 'CCONJ' || t.pos === 'SCONJ' || EXPECTING.has(t.lemma)) break
     scope.push(j)
   }
   return scope
+}
+
+/** "too" before a word that does not judge by itself is a complaint of excess: "far too heavy", "too loud". */
+function applyExcess(tokens: Token[], v: number[]): void {
+  tokens.forEach((t, j) => {
+    const next = tokens[j + 1]
+    if (t.lower === 'too' && next && (next.pos === 'ADJ' || next.pos === 'ADV') && v[j + 1] === 0) v[j + 1] = -0.3
+  })
 }
 
 function applyIntensity(tokens: Token[], v: number[], hedgeEnds: Set<number>): void {

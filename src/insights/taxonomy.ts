@@ -18,6 +18,8 @@ export interface CompiledTaxonomy {
   byFirst: Map<string, Term[]>
   /** Per aspect: cue word -> +1 or -1. */
   cues: Map<string, Map<string, number>>
+  /** Per aspect: the sign of "no <term>" (+1 "no fees", -1 "no ramp"). */
+  negatedSign: Map<string, number>
   turnaroundSubject: Set<string>
 }
 
@@ -35,14 +37,17 @@ export function compileTaxonomy(taxonomy: Taxonomy): CompiledTaxonomy {
       if (term.words.length === 0) continue
       byFirst.set(term.words[0]!, [...(byFirst.get(term.words[0]!) ?? []), term])
     }
+    // Cues are single words; a phrase such as "on time" is matched as a term, not split into "on" and "time".
     const m = new Map<string, number>()
-    for (const w of a.positive) for (const x of words(w)) m.set(x, 1)
-    for (const w of a.negative) for (const x of words(w)) m.set(x, -1)
+    const single = (phrase: string) => words(phrase).length === 1
+    for (const w of a.positive.filter(single)) m.set(words(w)[0]!, 1)
+    for (const w of a.negative.filter(single)) m.set(words(w)[0]!, -1)
     cues.set(a.id, m)
   }
   for (const list of byFirst.values()) list.sort((x, y) => y.words.length - x.words.length)
   const turnaroundSubject = new Set((taxonomy.turnaround?.subject ?? []).flatMap(words))
-  return { source: taxonomy, aspects: taxonomy.aspects, byFirst, cues, turnaroundSubject }
+  const negatedSign = new Map(taxonomy.aspects.map((a) => [a.id, a.negated === 'praise' ? 1 : -1]))
+  return { source: taxonomy, aspects: taxonomy.aspects, byFirst, cues, turnaroundSubject, negatedSign }
 }
 
 export interface TermHit {
