@@ -17,6 +17,7 @@ after(() => s.stop())
 /** Every GET resource of the read API, with its content type. */
 const RESOURCES: [string, RegExp][] = [
   ['/reviews.json', /^application\/json; charset=utf-8$/],
+  ['/insights.json', /^application\/json; charset=utf-8$/],
   ['/api/feed.json', /^application\/feed\+json$/],
   ['/feed.xml', /^application\/atom\+xml$/],
   ['/openapi.json', /^application\/json; charset=utf-8$/],

@@ -26,6 +26,7 @@ after(() => s.stop())
 /** Paths whose GET produces each documented response: "<operationId> <status>" -> paths. 304 replays the first 200. */
 const RECIPES: Record<string, string[]> = {
   'getReviews 200': ['/reviews.json'],
+  'getInsights 200': ['/insights.json'],
   'getFeed 200': ['/api/feed.json'],
   'getAtomFeed 200': ['/feed.xml'],
   'searchReviews 200': ['/api/reviews/search', '/api/reviews/search?min_rating=4&limit=1', '/api/reviews/search?mentions_technician=nobody'],
@@ -51,7 +52,7 @@ describe('the OpenAPI document', () => {
     assert.equal(doc.openapi, '3.1.0')
     assert.equal(doc.info.version, '1.0.0')
     const ids = operations().map((o) => o.operationId)
-    for (const id of ['getReviews', 'getFeed', 'searchReviews', 'getReviewsSince']) assert.ok(ids.includes(id), id)
+    for (const id of ['getReviews', 'getInsights', 'getFeed', 'searchReviews', 'getReviewsSince']) assert.ok(ids.includes(id), id)
     assert.equal(new Set(ids).size, ids.length, 'operationIds are unique')
     assert.equal(doc.servers[0].url, s.baseUrl)
   })

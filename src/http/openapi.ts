@@ -70,6 +70,12 @@ export function buildOpenApi(urls: Urls): Json {
     ],
     paths: {
       '/reviews.json': readOperation('getReviews', 'The full reviews dataset', 'Business, aggregate rating and every verified review, newest first.', ok('The dataset.', json(ref('ReviewsDocument')), true)),
+      '/insights.json': readOperation(
+        'getInsights',
+        'Insights computed from the reviews',
+        'Aspect-based sentiment, entities (staff, services, areas), topics, monthly trend, FAQ, summary and pull quote, computed locally and deterministically by the service (model reviews-service-absa/1). Every FAQ answer and summary claim cites review ids.',
+        ok('The insights.', json(ref('InsightsDocument')))
+      ),
       '/api/feed.json': readOperation('getFeed', 'JSON Feed of the newest reviews', 'JSON Feed 1.1 of the 50 newest reviews.', ok('The feed.', json(ref('JsonFeed'), 'application/feed+json'), true)),
       '/feed.xml': readOperation('getAtomFeed', 'Atom feed of the newest reviews', 'Atom (RFC 4287) feed of the 50 newest reviews.', ok('The feed.', json({ type: 'string' }, 'application/atom+xml'), true)),
       '/api/reviews/search': readOperation(

@@ -48,7 +48,8 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'follow up', 'followed up', 'told us', 'told me', 'tell us', 'tell me', 'let us know', 'kept us posted',
         'kept us updated', 'kept me updated', 'checked on us', 'checked in on', 'got back to', 'reached out', 'in touch',
         'phone calls', 'emails', 'texts', 'answered all', 'returned every', 'heads up', 'notified', 'updates',
-        'explained everything', 'explained each', 'explained every'
+        'explained everything', 'explained each', 'explained every', 'had to call', 'have to call', 'had to chase',
+        'had to keep calling', 'had to ask', 'had to track', 'had to hunt'
       ],
       positive: ['responsive', 'clear', 'clearly', 'informed', 'explained'],
       negative: ['unresponsive', 'ignored', 'confusing', 'unclear', 'miscommunication', 'voicemail']

@@ -26,7 +26,25 @@ const EMPHASIS = new Set(['so', 'such', 'more', 'enough', 'better', 'happier', '
 export function scoreSentence(sentence: Sentence, tax: CompiledTaxonomy): ScoredClause[] {
   const parts = splitClauses(sentence.tokens)
   const contrasted = parts.length > 1 && parts.slice(1).some((p) => CONTRAST.has(p[0]?.lower ?? ''))
-  return parts.map((tokens, k) => scoreClause(tokens, tax, contrasted ? (k === parts.length - 1 ? 1.5 : 0.5) : 1, k === 0))
+  const clauses: ScoredClause[] = []
+  parts.forEach((tokens, k) => {
+    const weight = contrasted ? (k === parts.length - 1 ? 1.5 : 0.5) : 1
+    clauses.push(scoreClause(tokens, tax, weight, k === 0, inherited(tokens, clauses.at(-1))))
+  })
+  return clauses
+}
+
+const PRONOUNS = new Set(['it', 'they', 'that', 'this', 'he', 'she', 'everything'])
+
+/**
+ * "The chapel was beautiful, but it was freezing": a contrast clause that speaks of the same thing only through a
+ * pronoun takes over the previous clause's aspects, anchored on the pronoun.
+ */
+function inherited(tokens: Token[], previous: ScoredClause | undefined): TermHit[] {
+  if (!previous?.terms.length || !CONTRAST.has(tokens[0]?.lower ?? '')) return []
+  const pronoun = tokens.findIndex((t) => PRONOUNS.has(t.lower))
+  if (pronoun < 0) return []
+  return [...new Set(previous.terms.map((h) => h.aspect))].map((aspect) => ({ aspect, start: pronoun, end: pronoun + 1 }))
 }
 
 function splitClauses(tokens: readonly Token[]): Token[][] {
@@ -50,7 +68,7 @@ function aside(tokens: readonly Token[], t: Token): boolean {
   return tokens[i - 1]?.lower === ',' && tokens[i + 1]?.lower === ','
 }
 
-function scoreClause(tokens: Token[], tax: CompiledTaxonomy, weight: number, first: boolean): ScoredClause {
+function scoreClause(tokens: Token[], tax: CompiledTaxonomy, weight: number, first: boolean, fallback: TermHit[]): ScoredClause {
   const idioms = findIdioms(tokens)
   const locked = new Set<number>()
   const blocked = new Set<number>()
@@ -64,7 +82,8 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, weight: number, fir
     if (h.valence !== null) valences[h.start] = h.valence
     if (h.hedge) hedgeEnds.add(h.end)
   }
-  const terms = findTerms(tax, tokens, blocked)
+  const found = findTerms(tax, tokens, blocked)
+  const terms = found.length ? found : fallback
   const here = [...new Set(terms.map((t) => t.aspect))]
   // The words of a multi-word name ("honor guard", "VA benefits") name a thing; they do not judge it.
   const naming = new Set(terms.filter((h) => h.end - h.start > 1).flatMap((h) => Array.from({ length: h.end - h.start }, (_, k) => h.start + k)))
@@ -77,10 +96,10 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, weight: number, fir
   })
   const termSigns = new Map(terms.map((h) => [h.start, tax.negatedSign.get(h.aspect) ?? -1]))
   silenceExpectations(tokens, valences)
-  applyExcess(tokens, valences)
+  applyExcess(tokens, valences, locked)
   const negatedFrom = applyNegation(tokens, valences, locked, termSigns)
   for (const [j] of negatedFrom) if (valences[j] !== 0 && termSigns.has(j)) cueOwner[j] ??= terms.find((h) => h.start === j)?.aspect
-  applyIntensity(tokens, valences, hedgeEnds)
+  applyIntensity(tokens, valences, hedgeEnds, locked)
   return { tokens, text: tokensText(tokens), valences, terms, negatedFrom, cueOwner, weight }
 }
 
@@ -160,16 +179,16 @@ function scopeAfter(tokens: Token[], i: number): number[] {
 }
 
 /** "too" before a word that does not judge by itself is a complaint of excess: "far too heavy", "too loud". */
-function applyExcess(tokens: Token[], v: number[]): void {
+function applyExcess(tokens: Token[], v: number[], locked: Set<number>): void {
   tokens.forEach((t, j) => {
     const next = tokens[j + 1]
-    if (t.lower === 'too' && next && (next.pos === 'ADJ' || next.pos === 'ADV') && v[j + 1] === 0) v[j + 1] = -0.3
+    if (t.lower === 'too' && next && !locked.has(j + 1) && (next.pos === 'ADJ' || next.pos === 'ADV') && v[j + 1] === 0) v[j + 1] = -0.3
   })
 }
 
-function applyIntensity(tokens: Token[], v: number[], hedgeEnds: Set<number>): void {
+function applyIntensity(tokens: Token[], v: number[], hedgeEnds: Set<number>, locked: Set<number>): void {
   tokens.forEach((_, j) => {
-    if (v[j] === 0) return
+    if (v[j] === 0 || locked.has(j)) return
     const before = [tokens[j - 1], tokens[j - 2]].filter((t): t is Token => t !== undefined && t.lower !== 'not')
     if (before.some((t) => BOOSTERS.has(t.lower))) v[j] = Math.max(-1, Math.min(1, v[j]! * 1.4))
     else if (before.some((t) => HEDGES.has(t.lower)) || hedgeEnds.has(j) || hedgeEnds.has(j - 1)) v[j] = v[j]! * 0.5

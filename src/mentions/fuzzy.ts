@@ -29,14 +29,16 @@ export class FuzzyNames {
   }
 
   match(word: string): string | null {
-    if (word.length < 5) return null
+    if (word.length < 4) return null
     let codes: readonly string[] | null = null
     let best: string | null = null
     let bestDistance = Infinity
     let tie = false
     for (const c of this.candidates) {
       const d = distance(word, c.word)
-      const close = d <= maxEdits(Math.min(word.length, c.word.length))
+      // A name with one letter dropped is a common slip even when short: "Pria" for Priya.
+      const dropped = word.length === 4 && c.word.length === 5 && d === 1
+      const close = dropped || d <= maxEdits(Math.min(word.length, c.word.length))
       // Sound-alike spellings ("Hollace" for "Hollis") need the same first letter and a few edits at most.
       const soundsAlike = !close && d <= 3 && word[0] === c.word[0] && sharesCode((codes ??= doubleMetaphone(word)), c.codes)
       if (!close && !soundsAlike) continue

@@ -1,5 +1,6 @@
 import type { Urls } from '../config/index.js'
-import { Business, type AggregateRating, type Review } from '../domain/index.js'
+import { Business, type AggregateRating, type InsightsDocument, type Review } from '../domain/index.js'
+import { InsightsEngine } from '../insights/index.js'
 import { buildMentionIndex, foldText, type MentionIndex } from '../mentions/index.js'
 import type { PublishedData, PublishedRecord } from '../store/index.js'
 import { buildAtomFeed } from './atom-feed.js'
@@ -23,14 +24,18 @@ export interface Snapshot {
   business: Business
   aggregate: AggregateRating
   index: SearchIndex
+  insights: InsightsDocument
   resources: {
     reviews: Representation
     feedJson: Representation
     feedAtom: Representation
+    insights: Representation
   }
   /** Per-review work reused by the next build when neither the review nor the business changed. */
   derived: ReadonlyMap<string, Derived>
   businessKey: string
+  /** Keeps each review's analysis, so the next version only analyses what changed. */
+  insightsEngine: InsightsEngine
 }
 
 interface Derived {
@@ -53,26 +58,37 @@ export async function buildSnapshot(stored: PublishedData, urls: Urls, previous?
   const index = buildSearchIndex(reviews, ordered.map((d) => d.json), ordered.map((d) => d.folded), mentions)
   const changedAt = new Date(data.changedAt)
   const aggregate = aggregateRating(reviews)
+  const insightsEngine = previous?.businessKey === businessKey ? previous.insightsEngine : new InsightsEngine(data.business, mentions)
+  const insights = insightsEngine.compute(reviews, aggregate, data.changedAt)
   return {
     version: data.version,
     changedAt,
     business: data.business,
     aggregate,
     index,
-    resources: await buildResources(data, index, aggregate, urls, changedAt),
+    insights,
+    resources: await buildResources(data, index, aggregate, insights, urls, changedAt),
     derived,
-    businessKey
+    businessKey,
+    insightsEngine
   }
 }
 
-async function buildResources(data: PublishedData, index: SearchIndex, aggregate: AggregateRating, urls: Urls, changedAt: Date): Promise<Snapshot['resources']> {
+async function buildResources(
+  data: PublishedData,
+  index: SearchIndex,
+  aggregate: AggregateRating,
+  insights: InsightsDocument,
+  urls: Urls,
+  changedAt: Date
+): Promise<Snapshot['resources']> {
   const newest = index.reviews.slice(0, FEED_SIZE).map((r) => feedEntry(r, urls.reviewPermalink(r.id)))
   const language = dominantLanguage(index.reviews)
   const link = (topic: string) => ({ link: `<${urls.hub}>; rel="hub", <${topic}>; rel="self"` })
   const reviewsBody =
     `{"version":"1.0","generated_at":${JSON.stringify(data.changedAt)},"business":${JSON.stringify(data.business)},` +
     `"aggregate_rating":${JSON.stringify(aggregate)},"reviews":[${index.json.join(',')}]}`
-  const [reviews, feedJson, feedAtom] = await Promise.all([
+  const [reviews, feedJson, feedAtom, insightsRep] = await Promise.all([
     represent(reviewsBody, { contentType: CONTENT_TYPES.json, lastModified: changedAt, headers: link(urls.reviews) }),
     represent(JSON.stringify(buildJsonFeed(data.business, newest, urls, language)), {
       contentType: CONTENT_TYPES.jsonFeed,
@@ -83,9 +99,10 @@ async function buildResources(data: PublishedData, index: SearchIndex, aggregate
       contentType: CONTENT_TYPES.atom,
       lastModified: changedAt,
       headers: link(urls.feedAtom)
-    })
+    }),
+    represent(JSON.stringify(insights), { contentType: CONTENT_TYPES.json, lastModified: changedAt })
   ])
-  return { reviews, feedJson, feedAtom }
+  return { reviews, feedJson, feedAtom, insights: insightsRep }
 }
 
 function derive(record: PublishedRecord, mentions: MentionIndex): Derived {

@@ -4,11 +4,12 @@ import type { Representation, Snapshot } from '../../snapshot/index.js'
 
 const DATASETS: Record<string, (s: Snapshot) => Representation> = {
   '/reviews.json': (s) => s.resources.reviews,
+  '/insights.json': (s) => s.resources.insights,
   '/api/feed.json': (s) => s.resources.feedJson,
   '/feed.xml': (s) => s.resources.feedAtom
 }
 
-/** The three WebSub topics: bytes straight from the current snapshot. */
+/** The datasets and the three WebSub topics: bytes straight from the current snapshot. */
 export function datasetRoutes(ctx: HttpContext): void {
   for (const [url, pick] of Object.entries(DATASETS)) {
     getRoute(ctx, url, (req, reply) => sendRepresentation(req, reply, pick(ctx.holder.current)))

@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { Business, type Review } from '../domain/index.js'
+import { buildMentionIndex } from '../mentions/index.js'
+import { analyzeReview } from './analyze.js'
+import { FUNERAL_HOME_TAXONOMY } from './funeral-home-taxonomy.js'
+import { compileTaxonomy } from './taxonomy.js'
+
+const business = Business.parse({
+  id: 'test-home',
+  name: 'Quiet Oak Funeral Home',
+  address: {},
+  technicians: [
+    { name: 'Priya Raman', role: 'Funeral director', aliases: [] },
+    { name: 'Declan Fitzpatrick', role: 'Crematory operator', aliases: ['Dec'] }
+  ],
+  services: [{ id: 'direct-cremation', name: 'Direct Cremation', aliases: ['cremation only'] }]
+})
+const mentions = buildMentionIndex(business)
+const ctx = { taxonomy: compileTaxonomy(FUNERAL_HOME_TAXONOMY), mentions }
+
+function analyze(text: string, rating = 4) {
+  const review: Review = {
+    id: 'r1', author: 'A', author_avatar_url: null, rating, date: '2024-01-01', published_at: null, text, source: 'test',
+    source_url: null, owner_reply: null, verified: true, language: 'en', updated_at: '2024-01-01T00:00:00Z', mentions: mentions.detect(text)
+  }
+  return analyzeReview(review, ctx)
+}
+const aspects = (text: string, rating?: number) => Object.fromEntries(analyze(text, rating).analysis.aspects.map((a) => [a.id, a.sentiment]))
+
+describe('negation', () => {
+  test('a negated judgement flips: "not helpful", "never returned our calls"', () => {
+    assert.equal(aspects('The office was not helpful and never returned our calls.', 3).communication, 'negative')
+  })
+  test('a negated modal with a comparative is praise: "couldn\'t have been kinder"', () => {
+    assert.equal(aspects('Priya couldn\'t have been kinder.', 3).compassion, 'positive')
+  })
+  test('a negated criticism is praise: "not once did we feel rushed", "wouldn\'t say they were unkind"', () => {
+    assert.equal(aspects('Not once did we feel rushed.', 3).compassion, 'positive')
+    assert.equal(aspects('I wouldn\'t say they were unkind.', 3).compassion, 'positive')
+  })
+  test('no fees and no charge are praise; no ramp and no updates are criticism', () => {
+    assert.equal(aspects('No hidden fees, and the chapel was ours at no charge.', 3).pricing, 'positive')
+    assert.equal(aspects('There was no ramp at the entrance.', 3).facilities, 'negative')
+    assert.equal(aspects('We got no updates for a week.', 3).communication, 'negative')
+  })
+  test('"can\'t thank them enough" and "nothing was too much trouble" are praise', () => {
+    assert.ok(analyze('I can\'t thank them enough.', 3).analysis.sentiment.score > 0.3)
+    assert.ok(analyze('Nothing was too much trouble.', 3).analysis.sentiment.score > 0.3)
+  })
+})
+
+describe('contrast and mixed feelings', () => {
+  test('each side of "but" judges its own aspect', () => {
+    assert.deepEqual(aspects('Priya was kind, but the bill was a mess.', 3), { compassion: 'positive', pricing: 'negative' })
+  })
+  test('praise and criticism of one aspect make it mixed', () => {
+    assert.equal(aspects('The chapel was beautiful, but it was freezing in there.', 3).facilities, 'mixed')
+  })
+  test('a faint concession before "but" does not make it mixed', () => {
+    assert.equal(aspects('I wouldn\'t say the staff were unkind, but we felt rushed through everything.', 3).compassion, 'negative')
+  })
+})
+
+describe('grief is not a judgement of the business', () => {
+  test('a review about the loss alone has no aspect and is not negative', () => {
+    const r = analyze('My father died of cancer in May after a long fight. We miss him terribly every day.', 5)
+    assert.deepEqual(r.analysis.aspects, [])
+    assert.notEqual(r.analysis.sentiment.label, 'negative')
+  })
+  test('praise beside grief words stays praise', () => {
+    assert.equal(aspects('The worst week of our lives was made bearable by Priya.', 5).compassion, 'positive')
+  })
+})
+
+describe('intensity', () => {
+  test('hedges soften and boosters strengthen', () => {
+    const score = (t: string) => analyze(t, 3).analysis.aspects.find((a) => a.id === 'facilities')!.score
+    assert.ok(score('The parking lot was a bit cramped.') > score('The parking lot was terribly cramped.'))
+    assert.ok(score('The parking lot was very clean.') > score('The parking lot was clean.'))
+  })
+  test('excess is a complaint: "far too heavy"', () => {
+    assert.equal(aspects('Whoever did his makeup went far too heavy.', 3).professionalism, 'negative')
+  })
+})
+
+describe('implicit judgements', () => {
+  test('facts take the side of the stars: the same sentence in a 5-star and a 1-star review', () => {
+    assert.equal(aspects('They answered the phone at 3am.', 5).communication, 'positive')
+    assert.equal(aspects('They answered the phone at 3am.', 1).communication, 'negative')
+  })
+  test('having to chase them is criticism', () => {
+    assert.equal(aspects('I had to call four times about the urn.', 3).communication, 'negative')
+  })
+  test('expectations are not events: "fully expecting voicemail"', () => {
+    assert.equal(aspects('I called at midnight fully expecting voicemail, and Priya answered.', 5).communication, 'positive')
+  })
+})
+
+describe('staff, durations, phrases', () => {
+  test('staff named by first name or misspelling get the judgement of their clause', () => {
+    const r = analyze('Pria was wonderful. Dec was rude to my mother.', 3)
+    assert.ok(r.technicians.get('Priya Raman')! > 0)
+    assert.ok(r.technicians.get('Declan Fitzpatrick')! < 0)
+  })
+  test('stated turnaround durations are read in days', () => {
+    assert.deepEqual(analyze('We had Dad\'s ashes back in five days.').durations, [5])
+    assert.deepEqual(analyze('The urn came 2-3 weeks later.').durations, [17.5])
+    assert.deepEqual(analyze('Cancer took him in eleven weeks.').durations, [])
+  })
+  test('phrases keep the judging words: "chapel was spotless", "didn\'t rush us"', () => {
+    const r = analyze('The chapel was spotless. They didn\'t rush us.', 5)
+    const phrases = r.analysis.aspects.flatMap((a) => a.phrases)
+    assert.ok(phrases.includes('chapel was spotless'), phrases.join(' | '))
+    assert.ok(phrases.some((p) => p.startsWith("didn't rush")), phrases.join(' | '))
+  })
+  test('a rating-only review is scored from its stars and has no aspects', () => {
+    const r = analyzeReview(
+      { id: 'r2', author: 'A', author_avatar_url: null, rating: 1, date: '2024-01-01', published_at: null, text: null, source: 't', source_url: null, owner_reply: null, verified: true, language: null, updated_at: '2024-01-01T00:00:00Z', mentions: { technicians: [], services: [], service_areas: [] } },
+      ctx
+    )
+    assert.deepEqual(r.analysis, { sentiment: { score: -1, label: 'negative' }, aspects: [] })
+  })
+})
