@@ -114,6 +114,15 @@ describe('staff, durations, phrases', () => {
     assert.ok(phrases.includes('chapel was spotless'), phrases.join(' | '))
     assert.ok(phrases.some((p) => p.startsWith("didn't rush")), phrases.join(' | '))
   })
+  test('a review in another language keeps its staff, is scored from its stars and has no aspects', () => {
+    const text = 'Priya fue muy amable y la cremación fue rápida.'
+    const r = analyzeReview(
+      { id: 'r3', author: 'A', author_avatar_url: null, rating: 5, date: '2024-01-01', published_at: null, text, source: 't', source_url: null, owner_reply: null, verified: true, language: 'es', updated_at: '2024-01-01T00:00:00Z', mentions: mentions.detect(text) },
+      ctx
+    )
+    assert.deepEqual(r.analysis, { sentiment: { score: 1, label: 'positive' }, aspects: [] })
+    assert.ok(r.technicians.get('Priya Raman')! > 0)
+  })
   test('a rating-only review is scored from its stars and has no aspects', () => {
     const r = analyzeReview(
       { id: 'r2', author: 'A', author_avatar_url: null, rating: 1, date: '2024-01-01', published_at: null, text: null, source: 't', source_url: null, owner_reply: null, verified: true, language: null, updated_at: '2024-01-01T00:00:00Z', mentions: { technicians: [], services: [], service_areas: [] } },

@@ -45,7 +45,11 @@ const round = (x: number) => Math.round(x * 1000) / 1000
 
 export function analyzeReview(review: Review, ctx: AnalysisContext): ReviewWork {
   const base = { id: review.id, rating: review.rating, date: review.date, author: review.author, areas: review.mentions.service_areas }
-  if (!review.text) return { ...base, ...ratingOnly(review), technicians: new Map(), services: new Map(), keyphrases: [], durations: [], phrases: [], quote: null }
+  if (!review.text || !english(review)) {
+    // The rules are English; another language keeps its staff, services and stars, and gets no aspects.
+    const named = (keys: string[]) => new Map(keys.map((k) => [k, prior(review.rating)]))
+    return { ...base, ...ratingOnly(review), technicians: named(review.mentions.technicians), services: named(review.mentions.services), keyphrases: [], durations: [], phrases: [], quote: null }
+  }
   const sentences = parseText(review.text)
   const scored = sentences.map((s) => scoreSentence(s, ctx.taxonomy))
   const clauses = scored.flat()
@@ -60,6 +64,10 @@ export function analyzeReview(review: Review, ctx: AnalysisContext): ReviewWork 
     phrases: aspects.flatMap((a) => a.phrases),
     quote: review.rating >= 4 ? bestQuote(scored, sentences.map((s) => s.text)) : null
   }
+}
+
+function english(review: Review): boolean {
+  return review.language === null || /^en\b/i.test(review.language)
 }
 
 function ratingOnly(review: Review): { analysis: ReviewAnalysis } {
@@ -110,7 +118,7 @@ interface Evidence {
 }
 
 /** Mixed only when praise and criticism each carry at least this share of the weighted evidence. */
-const MIXED_SHARE = Number(process.env.X_MIXED ?? 0.3)
+const MIXED_SHARE = 0.3
 
 function polarityOf(evidence: Evidence[]): ReviewAnalysis['aspects'][number]['sentiment'] {
   const pos = evidence.filter((e) => e.score > SIGNAL).reduce((a, e) => a + e.score * e.weight, 0)
@@ -181,7 +189,8 @@ function trim(tokens: Token[]): Token[] {
 function entityScores(clauses: ScoredClause[], review: Review, mentions: MentionIndex) {
   const technicians = new Map<string, number[]>()
   const services = new Map<string, number[]>()
-  for (const c of clauses) {
+  const named = review.mentions.technicians.length + review.mentions.services.length > 0
+  for (const c of named ? clauses : []) {
     const found = mentions.detect(c.text)
     if (!found.technicians.length && !found.services.length) continue
     const s = clauseScore(c)

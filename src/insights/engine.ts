@@ -34,7 +34,7 @@ export class InsightsEngine {
     const works = reviews.map((r) => this.work(r))
     this.cache = new Map(reviews.map((r, i) => [r.id, { updatedAt: r.updated_at, work: works[i]! }]))
     const taxonomy = this.ctx.taxonomy.source
-    const stats = taxonomy.aspects.map((a) => aspectStats(a, works))
+    const stats = aspectStats(taxonomy.aspects, works)
     const people = entities(this.business, works)
     const time = temporal(works)
     const label = (l: string) => works.filter((w) => w.analysis.sentiment.label === l).length

@@ -22,7 +22,7 @@ export interface Counts {
 export interface Scores {
   reviews: number
   aspect: Counts & { precision: number; recall: number; f1: number }
-  polarity: { correct: number; total: number; accuracy: number }
+  polarity: { correct: number; total: number; accuracy: number; confusion: Record<string, number> }
   entity: Counts & { precision: number; recall: number; f1: number }
   errors: string[]
 }
@@ -44,6 +44,7 @@ export function evaluate(businessInput: unknown, labelled: readonly LabelledRevi
   const aspect: Counts = { tp: 0, fp: 0, fn: 0 }
   const entity: Counts = { tp: 0, fp: 0, fn: 0 }
   const polarity = { correct: 0, total: 0 }
+  const confusion: Record<string, number> = {}
   const errors: string[] = []
   for (const l of labelled) {
     const found = mentions.detect(l.text)
@@ -58,6 +59,7 @@ export function evaluate(businessInput: unknown, labelled: readonly LabelledRevi
       }
       aspect.tp++
       polarity.total++
+      confusion[`${gold}>${got}`] = (confusion[`${gold}>${got}`] ?? 0) + 1
       if (got === gold) polarity.correct++
       else errors.push(`${l.id} ${id}: ${got}, labelled ${gold}`)
     }
@@ -75,7 +77,7 @@ export function evaluate(businessInput: unknown, labelled: readonly LabelledRevi
   return {
     reviews: labelled.length,
     aspect: prf(aspect),
-    polarity: { ...polarity, accuracy: polarity.correct / (polarity.total || 1) },
+    polarity: { ...polarity, accuracy: polarity.correct / (polarity.total || 1), confusion },
     entity: prf(entity),
     errors
   }

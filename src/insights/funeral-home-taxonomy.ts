@@ -26,13 +26,15 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'understood', 'hurry', 'hurried', 'hurrying', 'glanced at the clock', 'looked at the clock', 'watched the clock',
         'glanced at his watch', 'glanced at her watch', 'looked at his watch', 'looked at her watch',
         'these things happen', 'made us wait', 'gave us time', 'took time', 'no rush', 'never rushed us', 'distracted',
+        'judged', 'judging', 'belittled', 'shamed', 'condescended', 'angel', 'angels', 'saint', 'godsend', 'looked after',
+        'flinched', 'took it seriously', 'took that seriously',
         'aloof', 'indifferent', 'uninterested', 'detached', 'robotic', 'mechanical', 'going through the motions',
         'unkind', 'callous', 'insensitive', 'rude', 'dismissive', 'uncaring', 'heartless', 'curt', 'brusque',
         'condescending', 'impatient', 'tender', 'tenderness', 'loving', 'lovingly', 'graciously', 'rolled her eyes',
         'rolled his eyes', 'rolled their eyes', 'eye roll', 'apologized', 'apology', 'checked his watch', 'checked her watch'
       ],
       positive: ['kind', 'compassionate', 'caring', 'gentle', 'gently', 'warm', 'patient', 'patiently', 'sympathetic', 'supportive', 'thoughtful', 'gracious', 'tender', 'loving', 'lovingly', 'sweet', 'comforting', 'understanding'],
-      negative: ['cold', 'callous', 'unkind', 'insensitive', 'rude', 'dismissive', 'uncaring', 'heartless', 'curt', 'brusque', 'condescending', 'impatient', 'rushed', 'rush']
+      negative: ['cold', 'callous', 'unkind', 'insensitive', 'rude', 'dismissive', 'uncaring', 'heartless', 'curt', 'brusque', 'condescending', 'impatient', 'rushed', 'rush', 'judged', 'judging', 'belittled', 'shamed']
     },
     {
       id: 'communication',
@@ -49,7 +51,8 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'kept us updated', 'kept me updated', 'checked on us', 'checked in on', 'got back to', 'reached out', 'in touch',
         'phone calls', 'emails', 'texts', 'answered all', 'returned every', 'heads up', 'notified', 'updates',
         'explained everything', 'explained each', 'explained every', 'had to call', 'have to call', 'had to chase',
-        'had to keep calling', 'had to ask', 'had to track', 'had to hunt'
+        'had to keep calling', 'had to ask', 'had to track', 'had to hunt', 'step by step', 'what to expect',
+        'what would happen', 'what happens'
       ],
       positive: ['responsive', 'clear', 'clearly', 'informed', 'explained'],
       negative: ['unresponsive', 'ignored', 'confusing', 'unclear', 'miscommunication', 'voicemail']
@@ -67,7 +70,9 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'incompetent', 'impeccable', 'polished', 'attention to detail', 'look natural', 'he looked', 'she looked',
         'mom looked', 'dad looked', 'restored', 'cosmetics', 'handled him', 'handled her', 'with care', 'carefully',
         'misplaced', 'mislabeled', 'wrong name', 'lost the', 'lost his', 'lost her', 'mixed up', 'outfit', 'clothes',
-        'clothing', 'blouse', 'glasses', 'jewelry', 'wrong blouse', 'wrong clothes'
+        'clothing', 'blouse', 'glasses', 'jewelry', 'wrong blouse', 'wrong clothes', 'job with', 'did a beautiful job',
+        'did a wonderful job', 'did an amazing job', 'did a great job', 'careful work', 'such careful', 'wrapped him',
+        'wrapped her', 'with dignity'
       ],
       positive: ['professional', 'dignified', 'respectful', 'organized', 'organised', 'thorough', 'competent', 'efficient', 'meticulous', 'seamless', 'seamlessly', 'smoothly', 'flawless', 'flawlessly', 'impeccable', 'polished', 'natural', 'peaceful'],
       negative: ['unprofessional', 'sloppy', 'disorganized', 'disorganised', 'careless', 'mistake', 'error', 'incompetent', 'mix-up', 'mixup', 'wrong', 'lost', 'misplaced', 'mislabeled']
@@ -121,7 +126,7 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'parking spaces', 'entrance', 'stairs', 'elevator', 'pews', 'family room', 'the room was', 'rooms were'
       ],
       positive: ['clean', 'spotless', 'spacious', 'comfortable', 'renovated', 'accessible', 'cozy', 'elegant', 'immaculate', 'bright', 'quiet', 'cool'],
-      negative: ['dirty', 'cramped', 'hot', 'stuffy', 'small', 'tiny', 'shabby', 'dated', 'worn', 'broken', 'cold', 'crowded', 'dark', 'smelly', 'noisy', 'freezing', 'chilly', 'sweltering']
+      negative: ['dirty', 'cramped', 'hot', 'stuffy', 'small', 'tiny', 'shabby', 'dated', 'worn', 'broken', 'cold', 'crowded', 'dark', 'smelly', 'noisy', 'freezing', 'chilly', 'sweltering', 'wet', 'soaking', 'muddy', 'leaking', 'leaky']
     },
     {
       id: 'arrangements',
@@ -156,6 +161,9 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
       negative: ['impersonal', 'generic', 'template', 'glitch', 'glitchy', 'cut', 'froze', 'dropped', 'wrong']
     }
   ],
-  turnaround: { question: 'How long does it take to get the ashes back?', subject: ['ashes', 'ash', 'cremains', 'remains', 'urn', 'cremated remains'] },
+  turnaround: {
+    question: 'How long does it take to get the ashes back?',
+    subject: ['ashes', 'ash', 'cremains', 'remains', 'urn', 'cremated remains']
+  },
   staff_question: 'Who will we work with?'
 })

@@ -12,7 +12,8 @@ const NO_JUDGEMENT = new Set(
   dementia stroke widow widowed miss missed alone lonely shock shocked sudden suddenly terminal fight fought battle
   struggle struggled worried worry afraid fear scared nervous anxious stress stressed stressful overwhelmed
   overwhelming numb exhausted exhausting emotional want wanted wish wished hope hoped please feeling feelings lose
-  losing dread dreaded dreading left grave paid pay paying straight`.split(/\s+/)
+  losing dread dreaded dreading left grave paid pay paying straight charge charged warn warned terrified
+  terrifying crash overdose suicide survivor survivors`.split(/\s+/)
 )
 
 const DOMAIN: Record<string, number> = {
@@ -59,5 +60,5 @@ export const HEDGES = new Set('somewhat slightly fairly rather mostly kinda sort
 
 /** Negated, these actions mean something was not done for the family: "never called back", "nobody answered". */
 export const SERVICE_ACTIONS = new Set(
-  'call return answer respond reply explain tell show arrive come update follow send deliver contact listen help offer mention bother inform check order ask request agree authorize approve apologize'.split(' ')
+  'call return answer respond reply explain tell show arrive come update follow send deliver contact listen help offer mention bother inform check order ask request agree authorize approve apologize warn work'.split(' ')
 )

@@ -16,8 +16,9 @@ export interface Sentence {
   tokens: Token[]
 }
 
-// The model loads once (about 80 ms); wink is synchronous and deterministic.
-const nlp = winkNLP(model)
+// The model loads once (about 80 ms); wink is synchronous and deterministic. Only sentence boundaries and parts of
+// speech (which bring lemmas) are needed: without wink's entity, negation and sentiment stages it runs 2.7x faster.
+const nlp = winkNLP(model, ['sbd', 'pos'])
 const its = nlp.its
 
 /** Sentences and tokens of an English text (wink-nlp handles abbreviations such as "Mrs." and contractions). */

@@ -106,7 +106,8 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, weight: number, fir
 /** A capitalised word inside a sentence is a name ("Cold Spring Cemetery", "Grace"), not a judgement. */
 function isName(tokens: Token[], i: number, first: boolean): boolean {
   const v = tokens[i]!.value
-  return (i > 0 || !first) && v !== 'I' && /^\p{Lu}\p{Ll}/u.test(v)
+  if (v === tokens[i]!.lower || (i === 0 && first) || v === 'I') return false
+  return /^\p{Lu}\p{Ll}/u.test(v)
 }
 
 /** Inside a clause about an aspect, that aspect's cue words decide the sign ("long" wait, "small" parking lot). */

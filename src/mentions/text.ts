@@ -1,5 +1,7 @@
 /** Lowercase, accents and apostrophes removed: "Sutter’s" and "sutters" fold alike. */
 export function foldWord(word: string): string {
+  // Most words are plain ASCII letters and need no Unicode normalisation.
+  if (/^[A-Za-z]+$/.test(word)) return word.toLowerCase()
   return word.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/['’]/g, '')
 }
 

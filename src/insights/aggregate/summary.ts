@@ -1,13 +1,13 @@
 import type { AggregateRating, Business, InsightsDocument } from '../../domain/index.js'
 import type { ReviewWork } from '../analyze.js'
 import type { AspectStats } from './aspects.js'
-import { cite, newestFirst, pct, quoteList } from './numbers.js'
+import { cite, pct, quoteList } from './numbers.js'
 
 type Entities = InsightsDocument['entities']
 
 /**
  * A short editorial summary written from the numbers: the rating, what families praise, who they name, what they
- * criticise and where sentiment is heading. Each sentence cites the reviews it rests on.
+ * criticise and where sentiment is heading. Each sentence cites the reviews it rests on. `works` are newest first.
  */
 export function summary(
   business: Business,
@@ -18,12 +18,10 @@ export function summary(
   trend: InsightsDocument['temporal']['trend']
 ): string {
   if (works.length === 0) return `${business.name} has no published reviews yet.`
-  const years = [...new Set(works.map((w) => w.date.slice(0, 4)))].sort()
+  const years = [works.at(-1)!.date.slice(0, 4), works[0]!.date.slice(0, 4)].filter((y, i, a) => a.indexOf(y) === i)
   const positive = works.filter((w) => w.analysis.sentiment.label === 'positive')
   const sentences = [
-    `${business.name} has ${rating.review_count} verified reviews from ${years[0]}${years.length > 1 ? ` to ${years.at(-1)}` : ''}, averaging ${rating.rating_value} out of 5; ${pct(positive.length, works.length)}% of them read as positive ${cite(
-      [...positive].sort(newestFirst).slice(0, 2).map((w) => w.id)
-    )}.`
+    `${business.name} has ${rating.review_count} verified reviews from ${years[0]}${years.length > 1 ? ` to ${years.at(-1)}` : ''}, averaging ${rating.rating_value} out of 5; ${pct(positive.length, works.length)}% of them read as positive ${cite(positive.slice(0, 2).map((w) => w.id))}.`
   ]
   const praised = stats.filter((s) => s.insight.mention_count >= 3).sort((a, b) => b.insight.positive_count - a.insight.positive_count)
   if (praised.length >= 2) {
@@ -41,15 +39,16 @@ export function summary(
     const about = criticised.complaints.length ? `, mostly about ${quoteList(criticised.complaints.slice(0, 2))}` : ''
     sentences.push(`The most common criticism concerns ${criticised.insight.label.toLowerCase()}: ${criticised.insight.negative_count} reviews${about} ${cite(criticised.negativeIds.slice(0, 2))}.`)
   }
-  const recent = [...works].sort(newestFirst).slice(0, 2)
+  const recent = works.slice(0, 2)
   sentences.push(`Over the last two years sentiment has been ${trend === 'stable' ? 'stable' : trend} ${cite(recent.map((w) => w.id))}.`)
   return sentences.join(' ')
 }
 
-/** The warmest specific sentence from a 4- or 5-star review; ties go to the newer review. */
+/** The warmest specific sentence from a 4- or 5-star review; ties go to the higher rating, then the newer review. */
 export function pullQuote(works: readonly ReviewWork[]): InsightsDocument['pull_quote'] {
-  const best = works
-    .filter((w) => w.quote)
-    .sort((a, b) => b.quote!.score - a.quote!.score || b.rating - a.rating || newestFirst(a, b))[0]
+  let best: ReviewWork | undefined
+  for (const w of works) {
+    if (w.quote && (!best || w.quote.score > best.quote!.score || (w.quote.score === best.quote!.score && w.rating > best.rating))) best = w
+  }
   return best ? { text: best.quote!.text, review_id: best.id, author: best.author } : null
 }

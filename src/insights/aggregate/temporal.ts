@@ -10,7 +10,12 @@ const TREND_THRESHOLD = 0.1
 
 export function temporal(works: readonly ReviewWork[]): Temporal {
   const months = new Map<string, ReviewWork[]>()
-  for (const w of works) months.set(w.date.slice(0, 7), [...(months.get(w.date.slice(0, 7)) ?? []), w])
+  for (const w of works) {
+    const key = w.date.slice(0, 7)
+    const list = months.get(key)
+    if (list) list.push(w)
+    else months.set(key, [w])
+  }
   const monthly = [...months]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([month, ws]) => ({

@@ -1,6 +1,6 @@
 import type { AspectDefinition, InsightsDocument } from '../../domain/index.js'
 import type { ReviewWork } from '../analyze.js'
-import { mean, newestFirst, round3 } from './numbers.js'
+import { mean, round3 } from './numbers.js'
 
 type Topic = InsightsDocument['topics'][number]
 
@@ -58,8 +58,9 @@ function jaccard(a: Set<number>, b: Set<number>): number {
   return shared / (a.size + b.size - shared || 1)
 }
 
+/** Positions index the reviews newest first, so the smallest positions are the newest examples. */
 function toTopic(k: Cluster, works: readonly ReviewWork[]): Topic {
-  const members = [...k.ids].map((i) => works[i]!)
+  const members = [...k.ids].sort((a, b) => a - b).map((i) => works[i]!)
   const label = k.phrases[0]!.label
   return {
     id: label.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'topic',
@@ -67,6 +68,6 @@ function toTopic(k: Cluster, works: readonly ReviewWork[]): Topic {
     keywords: k.phrases.slice(0, MAX_KEYWORDS).map((p) => p.label),
     review_count: members.length,
     score: round3(mean(members.map((w) => w.analysis.sentiment.score))),
-    example_review_ids: members.sort(newestFirst).slice(0, 3).map((w) => w.id)
+    example_review_ids: members.slice(0, 3).map((w) => w.id)
   }
 }

@@ -1,0 +1,85 @@
+/**
+ * Insights benchmark: time to compute insights.json for the demo data and for 100,000 generated reviews (sentences of
+ * the demo reviews recombined, seeded), and the time to refresh after one new review with a warm engine.
+ * Aim: 100k reviews under 30 s on this machine; one new review reflected in under 1 s.
+ *
+ *   npm run bench:insights            BENCH_REVIEWS=20000 npm run bench:insights
+ */
+import { readFileSync } from 'node:fs'
+import { buildUrls } from '../src/config/index.js'
+import { ImportDocument, type StoredReview } from '../src/domain/index.js'
+import { DEMO_FILE } from '../src/ingest/index.js'
+import { InsightsEngine } from '../src/insights/index.js'
+import { buildMentionIndex } from '../src/mentions/index.js'
+import { buildSnapshot } from '../src/snapshot/index.js'
+import type { PublishedData } from '../src/store/index.js'
+
+const N = Number(process.env.BENCH_REVIEWS ?? 100_000)
+const demo = ImportDocument.parse(JSON.parse(readFileSync(DEMO_FILE, 'utf8')))
+const business = demo.business!
+const urls = buildUrls('https://reviews.example.org')
+
+/** Mulberry32: a small seeded generator, so every run measures the same reviews. */
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+function generate(n: number): StoredReview[] {
+  const random = rng(42)
+  const sentences = demo.reviews.flatMap((r) => (r.text && r.language !== 'es' ? r.text.split(/(?<=[.!?])\s+/) : []))
+  const ratings = demo.reviews.map((r) => r.rating)
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!
+  return Array.from({ length: n }, (_, i) => {
+    const day = new Date(Date.UTC(2016, 0, 1) + Math.floor(random() * 3800) * 86400_000).toISOString().slice(0, 10)
+    const text = random() < 0.04 ? null : Array.from({ length: 1 + Math.floor(random() * 5) }, () => pick(sentences)).join(' ')
+    return { ...pick(demo.reviews), id: `gen-${String(i).padStart(6, '0')}`, author: `Reviewer ${i}`, rating: pick(ratings), date: day, text, verified: true, owner_reply: null }
+  })
+}
+
+function published(reviews: StoredReview[], changedAt: string, updatedAt = (_r: StoredReview) => changedAt): PublishedData {
+  return { version: 1, changedAt, business, reviews: reviews.map((review) => ({ review, updatedAt: updatedAt(review) })) }
+}
+
+async function time<T>(f: () => Promise<T> | T): Promise<[T, number]> {
+  const start = performance.now()
+  const value = await f()
+  return [value, performance.now() - start]
+}
+
+async function main(): Promise<void> {
+  const rows: [string, number][] = []
+  const demoReviews = demo.reviews.filter((r) => r.verified)
+  const [demoSnap] = await time(() => buildSnapshot(published(demoReviews, '2026-11-20T00:00:00Z'), urls))
+  const [, demoCold] = await time(() => new InsightsEngine(business, buildMentionIndex(business)).compute(demoSnap.index.reviews, demoSnap.aggregate, 'x'))
+  rows.push([`insights, demo data (${demoReviews.length} reviews), cold`, demoCold])
+
+  const generated = generate(N)
+  const [big, snapshotMs] = await time(() => buildSnapshot(published(generated, '2026-11-20T00:00:00Z'), urls))
+  const engine = new InsightsEngine(business, buildMentionIndex(business))
+  const [, coldMs] = await time(() => engine.compute(big.index.reviews, big.aggregate, 'x'))
+  rows.push([`insights, ${N.toLocaleString('en')} generated reviews, cold`, coldMs])
+  rows.push([`whole snapshot (documents, feeds, compression, insights), ${N.toLocaleString('en')} reviews`, snapshotMs])
+
+  const extra = { ...generated[0]!, id: 'gen-new', date: '2026-11-21', text: 'Priya was kind, but the bill had hidden fees and the ashes took three weeks.' }
+  // Only the new review has a new updated_at, as after a real import.
+  const changed = published([...generated, extra], '2026-11-21T00:00:00Z', (r) => (r.id === extra.id ? '2026-11-21T00:00:00Z' : '2026-11-20T00:00:00Z'))
+  const [next, refreshSnapMs] = await time(() => buildSnapshot(changed, urls, big))
+  const [, warmMs] = await time(() => next.insightsEngine.compute(next.index.reviews, next.aggregate, 'y'))
+  rows.push([`insights after one new review, warm engine (${N.toLocaleString('en')} + 1)`, warmMs])
+  rows.push([`whole snapshot after one new review, reusing the previous one`, refreshSnapMs])
+
+  const rss = process.memoryUsage().rss / 1024 / 1024
+  console.log(`\ninsights benchmark (Node ${process.version}, ${rows.length} measurements, peak RSS ${Math.round(rss)} MB)`)
+  for (const [name, ms] of rows) console.log(`${name.padEnd(82)} ${(ms / 1000).toFixed(2).padStart(7)} s`)
+  console.log(JSON.stringify({ bench: 'insights', reviews: N, rows: Object.fromEntries(rows.map(([k, v]) => [k, Math.round(v)])), rssMb: Math.round(rss) }))
+}
+
+main().catch((err: unknown) => {
+  console.error(err)
+  process.exit(1)
+})
