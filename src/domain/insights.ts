@@ -41,7 +41,7 @@ export const Taxonomy = z
   .meta({ id: 'Taxonomy' })
 export type Taxonomy = z.output<typeof Taxonomy>
 
-const AspectInsight = z.object({
+export const AspectInsight = z.object({
   id: Slug,
   label: z.string(),
   mention_count: z.int().describe('Reviews that mention the aspect.'),
@@ -54,7 +54,7 @@ const AspectInsight = z.object({
   example_review_ids: Ids
 })
 
-const PersonInsight = z.object({
+export const PersonInsight = z.object({
   name: z.string(),
   role: z.string().nullable(),
   mention_count: z.int(),
@@ -63,7 +63,7 @@ const PersonInsight = z.object({
   review_ids: Ids
 })
 
-const ServiceInsight = z.object({
+export const ServiceInsight = z.object({
   id: Slug,
   name: z.string(),
   mention_count: z.int(),
@@ -80,6 +80,21 @@ export type ReviewAnalysis = z.output<typeof ReviewAnalysis>
 
 const Grounded = { review_ids: Ids.describe('The reviews this rests on.') }
 
+export const Trend = z
+  .enum(['improving', 'stable', 'declining'])
+  .describe(
+    'Least-squares slope of monthly mean sentiment over the last 24 months, weighted by review count: above +0.1 a year improving, below -0.1 declining.'
+  )
+
+export const FaqEntry = z.object({ question: z.string(), answer: z.string(), ...Grounded })
+export const PullQuote = z.object({ text: z.string(), review_id: ReviewId, author: z.string() })
+export const OverallSentiment = z.object({
+  score: Score,
+  positive_pct: Percent,
+  neutral_pct: Percent.describe('Neutral and mixed reviews.'),
+  negative_pct: Percent
+})
+
 export const InsightsDocument = z
   .object({
     version: z.int().describe('Schema version of this document.'),
@@ -87,12 +102,7 @@ export const InsightsDocument = z
     model: z.string().describe('Analysis engine and version; computed locally, deterministic.'),
     review_count: z.int(),
     date_range: z.object({ earliest: IsoDate.nullable(), latest: IsoDate.nullable() }),
-    overall_sentiment: z.object({
-      score: Score,
-      positive_pct: Percent,
-      neutral_pct: Percent.describe('Neutral and mixed reviews.'),
-      negative_pct: Percent
-    }),
+    overall_sentiment: OverallSentiment,
     aspects: z.array(AspectInsight),
     entities: z.object({
       technicians: z.array(PersonInsight),
@@ -111,14 +121,12 @@ export const InsightsDocument = z
     ),
     temporal: z.object({
       monthly: z.array(z.object({ month: z.string().regex(/^\d{4}-\d\d$/), review_count: z.int(), avg_rating: z.number(), score: Score })),
-      trend: z.enum(['improving', 'stable', 'declining']).describe(
-        'Least-squares slope of monthly mean sentiment over the last 24 months, weighted by review count: above +0.1 a year improving, below -0.1 declining.'
-      )
+      trend: Trend
     }),
     per_review: z.record(ReviewId, ReviewAnalysis),
-    faq: z.array(z.object({ question: z.string(), answer: z.string(), ...Grounded })),
+    faq: z.array(FaqEntry),
     summary: z.string().describe('Editorial summary; every claim cites review ids in brackets.'),
-    pull_quote: z.object({ text: z.string(), review_id: ReviewId, author: z.string() }).nullable()
+    pull_quote: PullQuote.nullable()
   })
   .meta({ id: 'InsightsDocument' })
 export type InsightsDocument = z.output<typeof InsightsDocument>
