@@ -4,13 +4,18 @@ import { pino, type Logger } from 'pino'
 import type { Config } from './config/index.js'
 import { buildHttpApp } from './http/index.js'
 import { seedDemoIfEmpty } from './ingest/index.js'
+import { McpEndpoint } from './mcp/index.js'
 import { SnapshotHolder } from './snapshot/index.js'
 import { openStore, type Store } from './store/index.js'
+
+/** The service's version, as the OpenAPI document and MCP serverInfo give it. */
+export const VERSION = '1.0.0'
 
 export interface Service {
   app: FastifyInstance
   store: Store
   holder: SnapshotHolder
+  mcp: McpEndpoint
   log: Logger
   /** The address actually bound (PORT=0 picks a free port). */
   address: { host: string; port: number }
@@ -25,7 +30,9 @@ export async function startService(config: Config): Promise<Service> {
   const holder = new SnapshotHolder(store, config.urls, log)
   await holder.refresh()
   holder.watch(config.pollIntervalMs)
-  const app = await buildHttpApp({ holder, urls: config.urls, logger: log })
+  const mcp = new McpEndpoint({ urls: config.urls, current: () => holder.current, log, ...config.mcp, version: VERSION })
+  holder.onSwap((next, previous) => mcp.dataChanged(next, previous))
+  const app = await buildHttpApp({ holder, urls: config.urls, logger: log, mcp })
   await app.listen({ port: config.port, host: config.host })
   const bound = app.server.address()
   const address = typeof bound === 'object' && bound ? { host: bound.address, port: bound.port } : { host: config.host, port: config.port }
@@ -37,5 +44,5 @@ export async function startService(config: Config): Promise<Service> {
       await app.close()
       await store.close()
     })())
-  return { app, store, holder, log, address, stop }
+  return { app, store, holder, mcp, log, address, stop }
 }

@@ -12,7 +12,14 @@ const Env = z.object({
     .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:<path> or postgres://...')
     .default('sqlite:./var/reviews.db'),
   LOG_LEVEL: LogLevel.default('info'),
-  POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(500)
+  POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
+    .pipe(z.array(z.url({ protocol: /^https?$/, error: 'must be a comma-separated list of http(s) origins' }))),
+  MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(100_000).default(1000),
+  MCP_SESSION_IDLE_S: z.coerce.number().int().min(1).max(86_400).default(1800)
 })
 
 export interface Urls {
@@ -35,6 +42,12 @@ export interface Config {
   /** How often a server checks the store for data written by another process. */
   pollIntervalMs: number
   urls: Urls
+  mcp: {
+    /** Browser origins allowed on /mcp: the public origin, its loopback twins, and MCP_ALLOWED_ORIGINS. */
+    allowedOrigins: string[]
+    maxSessions: number
+    sessionIdleMs: number
+  }
 }
 
 export function buildUrls(base: string): Urls {
@@ -62,12 +75,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`)
   }
   const e = parsed.data
+  const urls = buildUrls(e.BASE_URL ?? `http://localhost:${e.PORT}`)
   return {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
     pollIntervalMs: e.POLL_INTERVAL_MS,
-    urls: buildUrls(e.BASE_URL ?? `http://localhost:${e.PORT}`)
+    urls,
+    mcp: {
+      allowedOrigins: [...new Set([...ownOrigins(urls.base), ...e.MCP_ALLOWED_ORIGINS.map((o) => new URL(o).origin)])],
+      maxSessions: e.MCP_MAX_SESSIONS,
+      sessionIdleMs: e.MCP_SESSION_IDLE_S * 1000
+    }
   }
+}
+
+const LOOPBACK = ['localhost', '127.0.0.1', '[::1]']
+
+/** The public origin; when it is a loopback one, the same port under the other loopback names too. */
+function ownOrigins(base: string): string[] {
+  const url = new URL(base)
+  if (!LOOPBACK.includes(url.hostname)) return [url.origin]
+  return LOOPBACK.map((host) => `${url.protocol}//${host}${url.port ? `:${url.port}` : ''}`)
 }

@@ -2,6 +2,7 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import type { Urls } from '../config/index.js'
+import type { McpEndpoint } from '../mcp/index.js'
 import { COMMON_HEADERS, represent, type SnapshotHolder } from '../snapshot/index.js'
 import type { HttpContext } from './context.js'
 import { installErrorHandling } from './errors.js'
@@ -9,12 +10,14 @@ import { buildOpenApi } from './openapi.js'
 import { ResponseCache } from './response-cache.js'
 import { RouteTable } from './route-table.js'
 import { datasetRoutes, staticRoute } from './routes/datasets.js'
+import { mcpRoutes } from './routes/mcp.js'
 import { reviewRoutes } from './routes/reviews.js'
 
 export interface HttpOptions {
   holder: SnapshotHolder
   urls: Urls
   logger: Logger
+  mcp: McpEndpoint
 }
 
 export async function buildHttpApp(o: HttpOptions): Promise<FastifyInstance> {
@@ -32,6 +35,7 @@ export async function buildHttpApp(o: HttpOptions): Promise<FastifyInstance> {
   installErrorHandling(app, o.logger, (url) => ctx.routes.allowed(url))
   datasetRoutes(ctx)
   reviewRoutes(ctx)
+  mcpRoutes(ctx, o.mcp)
   staticRoute(ctx, '/openapi.json', await represent(JSON.stringify(buildOpenApi(o.urls)), { contentType: 'application/json; charset=utf-8', lastModified: startedAt() }))
   preflight(ctx)
   return app

@@ -66,7 +66,8 @@ export function buildOpenApi(urls: Urls): Json {
     security: [],
     tags: [
       { name: 'Datasets', description: 'Whole documents and feeds; the three topics of the WebSub hub.' },
-      { name: 'Reviews', description: 'Queries over the reviews.' }
+      { name: 'Reviews', description: 'Queries over the reviews.' },
+      { name: 'MCP', description: 'Model Context Protocol (2025-06-18) over streamable HTTP, for AI assistants.' }
     ],
     paths: {
       '/reviews.json': readOperation('getReviews', 'The full reviews dataset', 'Business, aggregate rating and every verified review, newest first.', ok('The dataset.', json(ref('ReviewsDocument')), true)),
@@ -92,6 +93,7 @@ export function buildOpenApi(urls: Urls): Json {
         ok('The reviews.', json(ref('SinceResult'))),
         { parameters: [pathParameter(SinceParams, 'date')], responses: badRequest, tags: ['Reviews'] }
       ),
+      '/mcp': mcpPath(),
       '/reviews/{id}': readOperation('getReview', 'One review', 'A single published review by id.', ok('The review.', json(ref('Review'))), {
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
         responses: { '404': { $ref: '#/components/responses/NotFound' } },
@@ -102,7 +104,9 @@ export function buildOpenApi(urls: Urls): Json {
       schemas: componentSchemas(),
       parameters: {
         IfNoneMatch: { name: 'If-None-Match', in: 'header', required: false, description: 'ETags the client holds; a match gives 304. Takes precedence over If-Modified-Since.', schema: { type: 'string' } },
-        IfModifiedSince: { name: 'If-Modified-Since', in: 'header', required: false, description: 'HTTP date; 304 when the data has not changed since.', schema: { type: 'string' } }
+        IfModifiedSince: { name: 'If-Modified-Since', in: 'header', required: false, description: 'HTTP date; 304 when the data has not changed since.', schema: { type: 'string' } },
+        McpSessionId: { name: 'Mcp-Session-Id', in: 'header', required: false, description: 'The session id from the initialize response; required on every later request.', schema: { type: 'string' } },
+        McpProtocolVersion: { name: 'MCP-Protocol-Version', in: 'header', required: false, description: 'The negotiated protocol version; an unsupported one is 400, a missing one is tolerated.', schema: { type: 'string' } }
       },
       headers: {
         ETag: { description: 'Strong validator of this representation.', schema: { type: 'string' } },
@@ -113,8 +117,52 @@ export function buildOpenApi(urls: Urls): Json {
       responses: {
         NotModified: { description: 'The representation the client holds is current; no body.' },
         BadRequest: { description: 'Invalid parameters; `issues` lists every problem.', ...json(ref('ValidationError')) },
+        McpRefused: { description: 'Refused at the HTTP level; the body is a JSON-RPC error with a null id.', ...json(ref('JsonRpcError')) },
         NotFound: { description: 'No such resource.', ...json(ref('Error')) }
       }
+    }
+  }
+}
+
+/** The MCP endpoint: one JSON-RPC message per POST; GET opens the notification stream; DELETE ends the session. */
+function mcpPath(): Json {
+  const refused = (...statuses: number[]) => Object.fromEntries(statuses.map((st) => [String(st), { $ref: '#/components/responses/McpRefused' }]))
+  const parameters = [{ $ref: '#/components/parameters/McpSessionId' }, { $ref: '#/components/parameters/McpProtocolVersion' }]
+  const sse = (description: string) => ({ description, content: { 'text/event-stream': { schema: { type: 'string' } } } })
+  return {
+    post: {
+      operationId: 'mcp',
+      summary: 'Send one MCP message',
+      description:
+        'Streamable HTTP transport of the Model Context Protocol, protocol 2025-06-18 (older versions the SDK negotiates are accepted). Start with `initialize` (no session id); the response carries `Mcp-Session-Id`, which every later request sends. Clients must accept `application/json, text/event-stream`. One message per request (no batches). Tools: get_business, search_reviews, get_reviews_since, get_review, get_aspect_sentiment, get_technician, get_service, get_faq, get_insights_summary. A browser `Origin` must be allowed.',
+      tags: ['MCP'],
+      parameters,
+      requestBody: { required: true, ...json(ref('JsonRpcMessage')) },
+      responses: {
+        '200': {
+          description: 'The response to a request: JSON, or an SSE stream when the server sends related messages first.',
+          headers: { 'Mcp-Session-Id': { description: 'Set on the initialize response.', schema: { type: 'string' } } },
+          content: { 'application/json': { schema: { oneOf: [ref('JsonRpcResult'), ref('JsonRpcError')] } }, 'text/event-stream': { schema: { type: 'string' } } }
+        },
+        '202': { description: 'A notification or response was accepted; no body.' },
+        ...refused(400, 403, 404, 406, 413, 415, 503)
+      }
+    },
+    get: {
+      operationId: 'mcpStream',
+      summary: 'Open the notification stream of a session',
+      description: 'Server-sent events that answer no request: `notifications/resources/updated` for subscribed resources and log messages. One stream per session.',
+      tags: ['MCP'],
+      parameters,
+      responses: { '200': sse('The stream; it stays open.'), ...refused(400, 403, 404, 406, 409) }
+    },
+    delete: {
+      operationId: 'mcpEndSession',
+      summary: 'End a session',
+      description: 'Ends the session; its id is 404 afterwards. Idle sessions also expire.',
+      tags: ['MCP'],
+      parameters,
+      responses: { '204': { description: 'The session ended.' }, ...refused(400, 403, 404) }
     }
   }
 }
