@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict'
+import { request as httpRequest } from 'node:http'
 import { after, before, describe, test } from 'node:test'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { dataset, review } from './helpers/fixtures.js'
-import { get } from './helpers/http.js'
+import { get, request, type RawResponse } from './helpers/http.js'
+import { INITIALIZE, MCP_HEADERS, openSession, post } from './helpers/mcp.js'
 import { startTestService, type TestService } from './helpers/service.js'
 import { runTool, writeTemp } from './helpers/tools.js'
 
@@ -23,8 +25,53 @@ before(async () => {
 })
 after(() => s.stop())
 
-/** Paths whose GET produces each documented response: "<operationId> <status>" -> paths. 304 replays the first 200. */
-const RECIPES: Record<string, string[]> = {
+type Recipe = string | (() => Promise<RawResponse>)
+
+const mcp = (body: unknown, headers: Record<string, string> = {}) => () => post(s.url, body, { ...MCP_HEADERS, ...headers })
+const inSession = (body: unknown, headers: Record<string, string> = {}) => async () =>
+  post(s.url, body, { ...MCP_HEADERS, 'mcp-session-id': await openSession(s.url), ...headers })
+const raw = (method: string, headers: Record<string, string>, session = false) => async () =>
+  request(method, `${s.url}/mcp`, { ...headers, ...(session ? { 'mcp-session-id': await openSession(s.url) } : {}) })
+const PING = { jsonrpc: '2.0', id: 2, method: 'ping' }
+
+/** The headers of a response whose body stays open (an SSE stream), then the connection is closed. */
+function streamHead(headers: Record<string, string>): Promise<RawResponse> {
+  return new Promise((ok, fail) => {
+    const req = httpRequest(`${s.url}/mcp`, { headers, agent: false }, (res) => {
+      ok({ status: res.statusCode!, headers: res.headers, body: Buffer.alloc(0), text: '', json: () => { throw new Error('a stream has no JSON body') } })
+      req.destroy()
+    })
+    req.on('error', fail)
+    req.end()
+  })
+}
+
+/** A session's second stream while its first is open. */
+async function secondStream(): Promise<RawResponse> {
+  const session = await openSession(s.url)
+  const first = httpRequest(`${s.url}/mcp`, { headers: { accept: 'text/event-stream', 'mcp-session-id': session }, agent: false })
+  first.end()
+  await new Promise((ok) => first.once('response', ok))
+  try {
+    return await request('GET', `${s.url}/mcp`, { accept: 'text/event-stream', 'mcp-session-id': session })
+  } finally {
+    first.destroy()
+  }
+}
+
+/** A server whose only session slot is taken. */
+async function fullServer(): Promise<RawResponse> {
+  const small = await startTestService({ env: { MCP_MAX_SESSIONS: '1' } })
+  try {
+    await openSession(small.url)
+    return await post(small.url, INITIALIZE)
+  } finally {
+    await small.stop()
+  }
+}
+
+/** Requests that produce each documented response: "<operationId> <status>" -> GET paths or request makers. 304 replays the first 200. */
+const RECIPES: Record<string, Recipe[]> = {
   'getReviews 200': ['/reviews.json'],
   'getInsights 200': ['/insights.json'],
   'getFeed 200': ['/api/feed.json'],
@@ -34,7 +81,26 @@ const RECIPES: Record<string, string[]> = {
   'getReviewsSince 200': ['/api/reviews/since/2024-01-01', '/api/reviews/since/2999-01-01'],
   'getReviewsSince 400': ['/api/reviews/since/2024-13-01'],
   'getReview 200': ['/reviews/o1', '/reviews/o2'],
-  'getReview 404': ['/reviews/missing']
+  'getReview 404': ['/reviews/missing'],
+  'mcp 200': [mcp(INITIALIZE), inSession(PING), inSession({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_reviews', arguments: { limit: 1 } } }), inSession({ jsonrpc: '2.0', id: 4, method: 'nope' })],
+  'mcp 202': [inSession({ jsonrpc: '2.0', method: 'notifications/initialized' })],
+  'mcp 400': [mcp('{"jsonrpc":'), mcp([PING]), mcp(PING), inSession(PING, { 'mcp-protocol-version': '1999-01-01' })],
+  'mcp 403': [mcp(INITIALIZE, { origin: 'https://evil.example' })],
+  'mcp 404': [mcp(PING, { 'mcp-session-id': 'unknown' })],
+  'mcp 406': [mcp(INITIALIZE, { accept: 'application/json' })],
+  'mcp 413': [mcp({ ...PING, params: { pad: 'x'.repeat(300_000) } })],
+  'mcp 415': [mcp(INITIALIZE, { 'content-type': 'text/plain' })],
+  'mcp 503': [fullServer],
+  'mcpStream 200': [async () => streamHead({ accept: 'text/event-stream', 'mcp-session-id': await openSession(s.url) })],
+  'mcpStream 400': [raw('GET', { accept: 'text/event-stream' })],
+  'mcpStream 403': [raw('GET', { accept: 'text/event-stream', origin: 'https://evil.example' }, true)],
+  'mcpStream 404': [raw('GET', { accept: 'text/event-stream', 'mcp-session-id': 'unknown' })],
+  'mcpStream 406': [raw('GET', { accept: 'application/json' }, true)],
+  'mcpStream 409': [secondStream],
+  'mcpEndSession 204': [raw('DELETE', {}, true)],
+  'mcpEndSession 400': [raw('DELETE', {})],
+  'mcpEndSession 403': [raw('DELETE', { origin: 'https://evil.example' }, true)],
+  'mcpEndSession 404': [raw('DELETE', { 'mcp-session-id': 'unknown' })]
 }
 
 function operations(): { path: string; operationId: string; responses: Record<string, any> }[] {
@@ -52,7 +118,7 @@ describe('the OpenAPI document', () => {
     assert.equal(doc.openapi, '3.1.0')
     assert.equal(doc.info.version, '1.0.0')
     const ids = operations().map((o) => o.operationId)
-    for (const id of ['getReviews', 'getInsights', 'getFeed', 'searchReviews', 'getReviewsSince']) assert.ok(ids.includes(id), id)
+    for (const id of ['getReviews', 'getInsights', 'getFeed', 'searchReviews', 'getReviewsSince', 'mcp']) assert.ok(ids.includes(id), id)
     assert.equal(new Set(ids).size, ids.length, 'operationIds are unique')
     assert.equal(doc.servers[0].url, s.baseUrl)
   })
@@ -82,7 +148,7 @@ describe('every documented response of every endpoint validates against the docu
       for (const [status, raw] of Object.entries(op.responses)) {
         const spec = resolve(raw)
         if (status === '304') {
-          const path = RECIPES[`${op.operationId} 200`]![0]!
+          const path = RECIPES[`${op.operationId} 200`]![0] as string
           const etag = String((await get(`${s.url}${path}`)).headers.etag)
           const res = await get(`${s.url}${path}`, { 'if-none-match': etag })
           assert.equal(res.status, 304, path)
@@ -92,17 +158,23 @@ describe('every documented response of every endpoint validates against the docu
         }
         const recipes = RECIPES[`${op.operationId} ${status}`]
         assert.ok(recipes, `no request produces documented response ${op.operationId} ${status}`)
-        for (const path of recipes) {
-          const res = await get(`${s.url}${path}`)
+        for (const recipe of recipes) {
+          const res = typeof recipe === 'string' ? await get(`${s.url}${recipe}`) : await recipe()
           assert.equal(String(res.status), status, `${op.operationId}: ${res.text.slice(0, 200)}`)
-          const [type, media] = Object.entries(spec.content ?? {})[0] as [string, any]
-          assert.equal(String(res.headers['content-type']).split(';')[0], type)
+          if (!spec.content) {
+            assert.equal(res.body.length, 0, `${op.operationId} ${status} has no body`)
+            continue
+          }
+          const type = String(res.headers['content-type']).split(';')[0]!
+          const media = spec.content[type]
+          assert.ok(media, `${op.operationId} ${status}: ${type} is not documented`)
           if (type.endsWith('json')) {
-            const validate = ajv.compile({ $ref: `openapi${media.schema.$ref ?? ''}` })
+            const refs: { $ref: string }[] = media.schema.oneOf ?? [media.schema]
+            const validate = ajv.compile({ oneOf: refs.map((r) => ({ $ref: `openapi${r.$ref}` })) })
             assert.ok(validate(res.json()), `${op.operationId} ${status}: ${JSON.stringify(validate.errors?.slice(0, 3))}`)
           } else {
             assert.equal(media.schema.type, 'string')
-            assert.ok(res.body.length > 0)
+            assert.ok(res.body.length > 0 || type === 'text/event-stream')
           }
         }
         covered.push(`${op.operationId} ${status}`)
