@@ -3,3 +3,4 @@ export { buildSnapshot, aggregateRating, CONTENT_TYPES, FEED_SIZE, type Snapshot
 export { SnapshotHolder, type SwapListener } from './holder.js'
 export { represent, representComputed, COMMON_HEADERS, type Representation, type Variant, type Encoding } from './representation.js'
 export type { SearchIndex } from './search-index.js'
+export { topics, type Topic } from './topics.js'

@@ -2,7 +2,7 @@
 import { SqliteStore } from './sqlite/index.js'
 import type { Store } from './types.js'
 
-export type { Store, PublishedData, PublishedRecord, ImportBatch, ImportOutcome } from './types.js'
+export type { Store, PublishedData, PublishedRecord, ImportBatch, ImportOutcome, Subscription, SubscriptionStore, Intent, FailureOutcome, NewSubscription } from './types.js'
 export { NoBusinessError } from './types.js'
 
 export class UnsupportedDatabaseError extends Error {}

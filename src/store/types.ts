@@ -39,8 +39,81 @@ export interface ImportOutcome {
   unchanged: number
 }
 
+/** A verified WebSub subscription and where its deliveries stand. Times are milliseconds since the epoch. */
+export interface Subscription {
+  topic: string
+  callback: string
+  secret: string | null
+  leaseSeconds: number
+  expiresAt: number
+  /** Watermark: the data version this subscriber last received (or was subscribed at). Never a timestamp. */
+  deliveredVersion: number
+  /** Consecutive failed delivery attempts since the last success. */
+  failures: number
+  /** When a failed delivery may be tried again; null when nothing is waiting. */
+  nextAttemptAt: number | null
+}
+
+/** A subscribe or unsubscribe request accepted with 202 and not yet verified; kept so a restart resumes it. */
+export interface Intent {
+  id: number
+  mode: 'subscribe' | 'unsubscribe'
+  topic: string
+  callback: string
+  secret: string | null
+  leaseSeconds: number
+}
+
+export interface NewSubscription {
+  topic: string
+  callback: string
+  secret: string | null
+  leaseSeconds: number
+  expiresAt: number
+  /** The data version at verification: what a new subscriber is counted as having. */
+  version: number
+  maxPerHost: number
+}
+
+export type FailureOutcome = 'retry' | 'removed' | 'gone' | 'absent'
+
+/**
+ * WebSub state. Every write is one statement or one synchronous transaction, so concurrent requests for the same
+ * topic cannot lose each other's updates (no read-modify-write across an await).
+ */
+export interface SubscriptionStore {
+  addIntent(intent: Omit<Intent, 'id'>): Promise<number>
+  removeIntent(id: number): Promise<void>
+  /** Intents left by a previous run, oldest first. */
+  pendingIntents(): Promise<Intent[]>
+  /**
+   * A verified subscribe: a new subscription owes nothing yet; a renewal keeps its watermark and failure count. A new
+   * one is refused when its callback host already has `maxPerHost` active subscriptions.
+   */
+  subscribe(s: NewSubscription): Promise<'created' | 'renewed' | 'host_full'>
+  unsubscribe(topic: string, callback: string): Promise<boolean>
+  /** Active subscriptions whose callback is on this host, the given (topic, callback) left out. */
+  countForHost(host: string, except: { topic: string; callback: string }, now: number): Promise<number>
+  /** Active subscriptions that have not received `version` and may be tried now, oldest watermark first. */
+  due(version: number, now: number, limit: number): Promise<Subscription[]>
+  /** When the next backed-off delivery may be tried, or null. */
+  nextRetryAt(version: number, now: number): Promise<number | null>
+  /** Records acknowledged deliveries in one transaction; a watermark only moves forward. */
+  delivered(items: { topic: string; callback: string; version: number }[]): Promise<void>
+  /**
+   * Counts a failed attempt: schedules the next one, or removes the subscription after `maxFailures` in a row, or at
+   * once on 410 Gone. 'absent' when the subscription is no longer there (unsubscribed meanwhile).
+   */
+  failed(topic: string, callback: string, o: { nextAttemptAt: number; maxFailures: number; gone: boolean }): Promise<FailureOutcome>
+  /** Removes expired subscriptions; returns their topics (one entry per subscription). */
+  purgeExpired(now: number): Promise<string[]>
+  /** Active subscriptions per topic, and how many of them are owed `version`. */
+  counts(version: number, now: number): Promise<{ byTopic: Record<string, number>; owed: number }>
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres'
+  readonly subscriptions: SubscriptionStore
   /** Cheap: the current data version, polled to notice writes by other processes. */
   dataVersion(): Promise<number>
   /** Null when no business has been stored yet. */

@@ -5,6 +5,7 @@ import type { Business, StoredReview } from '../../domain/index.js'
 import { planImport, type ExistingReview } from '../changes.js'
 import { NoBusinessError, type ImportBatch, type ImportOutcome, type PublishedData, type Store } from '../types.js'
 import { migrate } from './migrations.js'
+import { SqliteSubscriptions } from './subscriptions.js'
 
 interface ReviewRow {
   id: string
@@ -16,6 +17,7 @@ interface ReviewRow {
 /** SQLite adapter: one file, WAL so a server keeps reading while an import process writes. */
 export class SqliteStore implements Store {
   readonly kind = 'sqlite'
+  readonly subscriptions: SqliteSubscriptions
   private readonly db: Database.Database
   private readonly versionStmt: Database.Statement
 
@@ -27,6 +29,7 @@ export class SqliteStore implements Store {
     this.db.pragma('synchronous = NORMAL')
     migrate(this.db)
     this.versionStmt = this.db.prepare('SELECT version FROM data_version WHERE id = 1').pluck()
+    this.subscriptions = new SqliteSubscriptions(this.db)
   }
 
   async dataVersion(): Promise<number> {

@@ -32,6 +32,37 @@ const MIGRATIONS: Migration[] = [
       ) WITHOUT ROWID;
       CREATE INDEX reviews_verified ON reviews (verified);
     `
+  },
+  {
+    id: 2,
+    name: 'WebSub subscriptions and verification intents',
+    sql: `
+      CREATE TABLE websub_subscriptions (
+        topic TEXT NOT NULL,
+        callback TEXT NOT NULL,
+        callback_host TEXT NOT NULL,
+        secret TEXT,
+        lease_seconds INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        delivered_version INTEGER NOT NULL,
+        failures INTEGER NOT NULL,
+        next_attempt_at INTEGER,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (topic, callback)
+      ) WITHOUT ROWID;
+      CREATE INDEX websub_subscriptions_host ON websub_subscriptions (callback_host, expires_at);
+      -- In a WITHOUT ROWID table an index ends with the primary key: this one is in the order the outbox reads.
+      CREATE INDEX websub_subscriptions_owed ON websub_subscriptions (delivered_version);
+      CREATE TABLE websub_intents (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        mode TEXT NOT NULL CHECK (mode IN ('subscribe', 'unsubscribe')),
+        topic TEXT NOT NULL,
+        callback TEXT NOT NULL,
+        secret TEXT,
+        lease_seconds INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+    `
   }
 ]
 
