@@ -5,8 +5,9 @@ import type { Config } from './config/index.js'
 import { buildHttpApp } from './http/index.js'
 import { seedDemoIfEmpty } from './ingest/index.js'
 import { McpEndpoint } from './mcp/index.js'
-import { SnapshotHolder } from './snapshot/index.js'
+import { SnapshotHolder, topics } from './snapshot/index.js'
 import { openStore, type Store } from './store/index.js'
+import { Hub } from './websub/index.js'
 
 /** The service's version, as the OpenAPI document and MCP serverInfo give it. */
 export const VERSION = '1.0.0'
@@ -16,6 +17,7 @@ export interface Service {
   store: Store
   holder: SnapshotHolder
   mcp: McpEndpoint
+  hub: Hub
   log: Logger
   /** The address actually bound (PORT=0 picks a free port). */
   address: { host: string; port: number }
@@ -32,7 +34,10 @@ export async function startService(config: Config): Promise<Service> {
   holder.watch(config.pollIntervalMs)
   const mcp = new McpEndpoint({ urls: config.urls, current: () => holder.current, log, ...config.mcp, version: VERSION })
   holder.onSwap((next, previous) => mcp.dataChanged(next, previous))
-  const app = await buildHttpApp({ holder, urls: config.urls, logger: log, mcp })
+  const hub = new Hub({ settings: config.websub, store: store.subscriptions, topics: topics(config.urls), current: () => holder.current, log })
+  holder.onSwap(() => hub.dataChanged())
+  await hub.start()
+  const app = await buildHttpApp({ holder, urls: config.urls, logger: log, mcp, hub, hubLimits: config.websub })
   await app.listen({ port: config.port, host: config.host })
   const bound = app.server.address()
   const address = typeof bound === 'object' && bound ? { host: bound.address, port: bound.port } : { host: config.host, port: config.port }
@@ -42,7 +47,8 @@ export async function startService(config: Config): Promise<Service> {
     (stopping ??= (async () => {
       holder.stop()
       await app.close()
+      await hub.stop()
       await store.close()
     })())
-  return { app, store, holder, mcp, log, address, stop }
+  return { app, store, holder, mcp, hub, log, address, stop }
 }

@@ -1,5 +1,7 @@
+import { existsSync, readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { HttpUrl } from '../domain/index.js'
+import type { HubSettings } from '../websub/index.js'
 
 const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
 
@@ -19,7 +21,30 @@ const Env = z.object({
     .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
     .pipe(z.array(z.url({ protocol: /^https?$/, error: 'must be a comma-separated list of http(s) origins' }))),
   MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(100_000).default(1000),
-  MCP_SESSION_IDLE_S: z.coerce.number().int().min(1).max(86_400).default(1800)
+  MCP_SESSION_IDLE_S: z.coerce.number().int().min(1).max(86_400).default(1800),
+  WEBSUB_RETRY_DELAYS_MS: z
+    .string()
+    .regex(/^\s*\d+(\s*,\s*\d+){0,9}\s*$/, 'must be 1 to 10 comma-separated waits in milliseconds')
+    .default('60000,300000')
+    .transform((v) => v.split(',').map(Number)),
+  WEBSUB_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  WEBSUB_LEASE_DEFAULT_S: z.coerce.number().int().min(1).default(864_000),
+  WEBSUB_LEASE_MIN_S: z.coerce.number().int().min(1).default(3600),
+  WEBSUB_LEASE_MAX_S: z.coerce.number().int().min(1).default(2_592_000),
+  WEBSUB_ALLOW_PRIVATE_CALLBACKS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+  WEBSUB_MAX_CALLBACK_LENGTH: z.coerce.number().int().min(64).max(65_536).default(2048),
+  WEBSUB_MAX_PER_HOST: z.coerce.number().int().min(1).default(1000),
+  WEBSUB_RATE_PER_MIN: z.coerce.number().int().min(1).default(300),
+  WEBSUB_MAX_REQUEST_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(16_384),
+  WEBSUB_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(64),
+  WEBSUB_EXTRA_CA_FILE: z.string().min(1).optional()
+}).superRefine((e, ctx) => {
+  if (!(e.WEBSUB_LEASE_MIN_S <= e.WEBSUB_LEASE_DEFAULT_S && e.WEBSUB_LEASE_DEFAULT_S <= e.WEBSUB_LEASE_MAX_S)) {
+    ctx.addIssue({ code: 'custom', path: ['WEBSUB_LEASE_DEFAULT_S'], message: 'must lie between WEBSUB_LEASE_MIN_S and WEBSUB_LEASE_MAX_S' })
+  }
+  if (e.WEBSUB_EXTRA_CA_FILE && !existsSync(e.WEBSUB_EXTRA_CA_FILE)) {
+    ctx.addIssue({ code: 'custom', path: ['WEBSUB_EXTRA_CA_FILE'], message: 'no such file' })
+  }
 })
 
 export interface Urls {
@@ -47,6 +72,11 @@ export interface Config {
     allowedOrigins: string[]
     maxSessions: number
     sessionIdleMs: number
+  }
+  websub: HubSettings & {
+    /** Subscription requests one client may send per minute. */
+    ratePerMinute: number
+    maxRequestBytes: number
   }
 }
 
@@ -87,6 +117,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowedOrigins: [...new Set([...ownOrigins(urls.base), ...e.MCP_ALLOWED_ORIGINS.map((o) => new URL(o).origin)])],
       maxSessions: e.MCP_MAX_SESSIONS,
       sessionIdleMs: e.MCP_SESSION_IDLE_S * 1000
+    },
+    websub: {
+      leaseDefaultS: e.WEBSUB_LEASE_DEFAULT_S,
+      leaseMinS: e.WEBSUB_LEASE_MIN_S,
+      leaseMaxS: e.WEBSUB_LEASE_MAX_S,
+      retryDelaysMs: e.WEBSUB_RETRY_DELAYS_MS,
+      timeoutMs: e.WEBSUB_TIMEOUT_MS,
+      allowPrivateCallbacks: e.WEBSUB_ALLOW_PRIVATE_CALLBACKS === 'true',
+      maxCallbackLength: e.WEBSUB_MAX_CALLBACK_LENGTH,
+      maxPerHost: e.WEBSUB_MAX_PER_HOST,
+      concurrency: e.WEBSUB_CONCURRENCY,
+      extraCa: e.WEBSUB_EXTRA_CA_FILE ? readFileSync(e.WEBSUB_EXTRA_CA_FILE, 'utf8') : undefined,
+      ratePerMinute: e.WEBSUB_RATE_PER_MIN,
+      maxRequestBytes: e.WEBSUB_MAX_REQUEST_BYTES
     }
   }
 }

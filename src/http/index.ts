@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import type { Urls } from '../config/index.js'
 import type { McpEndpoint } from '../mcp/index.js'
+import type { Hub } from '../websub/index.js'
 import { COMMON_HEADERS, represent, type SnapshotHolder } from '../snapshot/index.js'
 import type { HttpContext } from './context.js'
 import { installErrorHandling } from './errors.js'
@@ -12,12 +13,15 @@ import { RouteTable } from './route-table.js'
 import { datasetRoutes, staticRoute } from './routes/datasets.js'
 import { mcpRoutes } from './routes/mcp.js'
 import { reviewRoutes } from './routes/reviews.js'
+import { websubRoutes, type HubLimits } from './routes/websub.js'
 
 export interface HttpOptions {
   holder: SnapshotHolder
   urls: Urls
   logger: Logger
   mcp: McpEndpoint
+  hub: Hub
+  hubLimits: HubLimits
 }
 
 export async function buildHttpApp(o: HttpOptions): Promise<FastifyInstance> {
@@ -36,6 +40,7 @@ export async function buildHttpApp(o: HttpOptions): Promise<FastifyInstance> {
   datasetRoutes(ctx)
   reviewRoutes(ctx)
   mcpRoutes(ctx, o.mcp)
+  await websubRoutes(ctx, o.hub, o.hubLimits)
   staticRoute(ctx, '/openapi.json', await represent(JSON.stringify(buildOpenApi(o.urls)), { contentType: 'application/json; charset=utf-8', lastModified: startedAt() }))
   preflight(ctx)
   return app

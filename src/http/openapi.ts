@@ -67,7 +67,8 @@ export function buildOpenApi(urls: Urls): Json {
     tags: [
       { name: 'Datasets', description: 'Whole documents and feeds; the three topics of the WebSub hub.' },
       { name: 'Reviews', description: 'Queries over the reviews.' },
-      { name: 'MCP', description: 'Model Context Protocol (2025-06-18) over streamable HTTP, for AI assistants.' }
+      { name: 'MCP', description: 'Model Context Protocol (2025-06-18) over streamable HTTP, for AI assistants.' },
+      { name: 'WebSub', description: 'A WebSub hub that pushes the new content of each topic to HTTPS subscribers.' }
     ],
     paths: {
       '/reviews.json': readOperation('getReviews', 'The full reviews dataset', 'Business, aggregate rating and every verified review, newest first.', ok('The dataset.', json(ref('ReviewsDocument')), true)),
@@ -94,6 +95,7 @@ export function buildOpenApi(urls: Urls): Json {
         { parameters: [pathParameter(SinceParams, 'date')], responses: badRequest, tags: ['Reviews'] }
       ),
       '/mcp': mcpPath(),
+      ...hubPaths(),
       '/reviews/{id}': readOperation('getReview', 'One review', 'A single published review by id.', ok('The review.', json(ref('Review'))), {
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
         responses: { '404': { $ref: '#/components/responses/NotFound' } },
@@ -119,6 +121,41 @@ export function buildOpenApi(urls: Urls): Json {
         BadRequest: { description: 'Invalid parameters; `issues` lists every problem.', ...json(ref('ValidationError')) },
         McpRefused: { description: 'Refused at the HTTP level; the body is a JSON-RPC error with a null id.', ...json(ref('JsonRpcError')) },
         NotFound: { description: 'No such resource.', ...json(ref('Error')) }
+      }
+    }
+  }
+}
+
+/** The WebSub hub (W3C WebSub) and its counters. */
+function hubPaths(): Json {
+  const plain = (description: string) => ({ description, content: { 'text/plain': { schema: { type: 'string' } } } })
+  return {
+    '/api/websub/hub': {
+      post: {
+        operationId: 'websubHub',
+        summary: 'Subscribe to or unsubscribe from a topic',
+        description:
+          'Topics: /feed.xml, /api/feed.json and /reviews.json under the server URL. A valid request is answered 202 at once; the hub then verifies intent with a GET to the HTTPS callback (hub.mode, hub.topic, hub.challenge, hub.lease_seconds), which must answer 2xx with exactly the challenge. On every change each active subscriber gets one POST with the full current content, the topic\'s Content-Type, `Link` rel=hub and rel=self, and `X-Hub-Signature: sha256=<hex>` when it gave a secret. Leases default to 10 days, clamped to [1 hour, 30 days]. 3 consecutive failed deliveries (retried after 1 and 5 minutes) remove the subscription and send hub.mode=denied; 410 removes it at once.',
+        tags: ['WebSub'],
+        security: [],
+        requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref('HubRequest') } } },
+        responses: {
+          '202': plain('Accepted; verification of intent follows.'),
+          '400': plain('Invalid fields, unknown topic, callback not HTTPS or on a non-public address, secret of 200 bytes or more; one problem per line.'),
+          '403': plain('The callback host already has the most subscriptions this hub allows.'),
+          '413': plain('The request is too large.'),
+          '415': plain('Not application/x-www-form-urlencoded.'),
+          '429': plain('Too many subscription requests from this client; try again later.')
+        }
+      }
+    },
+    '/api/websub/stats': {
+      get: {
+        operationId: 'getHubStats',
+        summary: 'Hub counters',
+        description: 'Active subscriptions, verifications, deliveries, failures, removals and the last delivery per topic, since the process started.',
+        tags: ['WebSub'],
+        responses: { '200': { description: 'The counters (cached for up to a second).', ...json(ref('HubStats')) } }
       }
     }
   }
