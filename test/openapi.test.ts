@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { dataset, review } from './helpers/fixtures.js'
 import { get, request, type RawResponse } from './helpers/http.js'
 import { INITIALIZE, MCP_HEADERS, openSession, post } from './helpers/mcp.js'
+import { hubRequest, makeTestPki, Subscriber, waitFor } from './helpers/websub.js'
 import { startTestService, type TestService } from './helpers/service.js'
 import { runTool, writeTemp } from './helpers/tools.js'
 
@@ -20,7 +24,8 @@ before(async () => {
     review({ id: 'o2', rating: 2, date: '2024-04-01', text: null, published_at: '2024-04-01T09:00:00-07:00' }),
     review({ id: 'o3', rating: 4, date: '2023-04-01', text: 'The simple cremation was done in a week.', language: null })
   ]
-  s = await startTestService({ data: dataset(reviews) })
+  // Callbacks on loopback only: the hub's verification of the 202 recipes goes to a closed local port.
+  s = await startTestService({ data: dataset(reviews), env: { WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true' } })
   doc = (await get(`${s.url}/openapi.json`)).json()
 })
 after(() => s.stop())
@@ -70,6 +75,41 @@ async function fullServer(): Promise<RawResponse> {
   }
 }
 
+const HUB_FORM = (callback = 'https://127.0.0.1:1/cb') => ({ 'hub.mode': 'subscribe', 'hub.topic': `${s.baseUrl}/feed.xml`, 'hub.callback': callback })
+const hub = (fields: () => Record<string, string> | string, headers: Record<string, string> = {}) => () => hubRequest(`${s.url}/api/websub/hub`, fields(), headers)
+
+/** A hub whose one-subscription-per-host limit is reached by a verified subscriber. */
+async function hostFull(): Promise<RawResponse> {
+  const dir = mkdtempSync(join(tmpdir(), 'openapi-hub-'))
+  const pki = makeTestPki(dir)
+  const sub = await new Subscriber().start(pki)
+  const limited = await startTestService({ env: { WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true', WEBSUB_EXTRA_CA_FILE: pki.caFile, WEBSUB_MAX_PER_HOST: '1' } })
+  try {
+    const url = `${limited.url}/api/websub/hub`
+    const topic = `${limited.baseUrl}/feed.xml`
+    await hubRequest(url, { 'hub.mode': 'subscribe', 'hub.topic': topic, 'hub.callback': `${sub.url}/one` })
+    await waitFor('the first subscription', async () => (await limited.service.store.subscriptions.counts(0, Date.now())).byTopic[topic] === 1)
+    return await hubRequest(url, { 'hub.mode': 'subscribe', 'hub.topic': topic, 'hub.callback': `${sub.url}/two` })
+  } finally {
+    await limited.stop()
+    await sub.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** A hub that takes one subscription request a minute from a client. */
+async function rateLimited(): Promise<RawResponse> {
+  const limited = await startTestService({ env: { WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true', WEBSUB_RATE_PER_MIN: '1' } })
+  try {
+    const url = `${limited.url}/api/websub/hub`
+    const form = { 'hub.mode': 'subscribe', 'hub.topic': `${limited.baseUrl}/feed.xml`, 'hub.callback': 'https://127.0.0.1:1/cb' }
+    await hubRequest(url, form)
+    return await hubRequest(url, form)
+  } finally {
+    await limited.stop()
+  }
+}
+
 /** Requests that produce each documented response: "<operationId> <status>" -> GET paths or request makers. 304 replays the first 200. */
 const RECIPES: Record<string, Recipe[]> = {
   'getReviews 200': ['/reviews.json'],
@@ -100,7 +140,14 @@ const RECIPES: Record<string, Recipe[]> = {
   'mcpEndSession 204': [raw('DELETE', {}, true)],
   'mcpEndSession 400': [raw('DELETE', {})],
   'mcpEndSession 403': [raw('DELETE', { origin: 'https://evil.example' }, true)],
-  'mcpEndSession 404': [raw('DELETE', { 'mcp-session-id': 'unknown' })]
+  'mcpEndSession 404': [raw('DELETE', { 'mcp-session-id': 'unknown' })],
+  'websubHub 202': [hub(() => HUB_FORM()), hub(() => ({ ...HUB_FORM(), 'hub.mode': 'unsubscribe' }))],
+  'websubHub 400': [hub(() => HUB_FORM('http://127.0.0.1:1/cb')), hub(() => 'hub.mode=publish')],
+  'websubHub 403': [hostFull],
+  'websubHub 413': [hub(() => ({ ...HUB_FORM(), pad: 'x'.repeat(20_000) }))],
+  'websubHub 415': [hub(() => JSON.stringify(HUB_FORM()), { 'content-type': 'application/json' })],
+  'websubHub 429': [rateLimited],
+  'getHubStats 200': ['/api/websub/stats']
 }
 
 function operations(): { path: string; operationId: string; responses: Record<string, any> }[] {
