@@ -9,7 +9,7 @@ import { openStore } from '../src/store/index.js'
 import { dataset, review, writeJson } from './helpers/fixtures.js'
 import { get, request } from './helpers/http.js'
 import { startTestService, type TestService } from './helpers/service.js'
-import { hubRequest, makeTestPki, sleep, Subscriber, waitFor, type Delivery, type TestPki } from './helpers/websub.js'
+import { hubRequest, makeTestPki, sleep, Subscriber, waitFor, type Delivery, type TestPki, type Verification } from './helpers/websub.js'
 
 /**
  * The hub against a real HTTPS subscriber on loopback (test CA made here): websub.rocks hub tests 100-106, every row
@@ -188,14 +188,15 @@ describe('the states table', () => {
   })
 
   for (const [name, answer] of [
-    ['a 404', { status: 404, body: 'no' }],
-    ['a 200 with another body', { status: 200, body: 'not the challenge' }],
-    ['a 302 (redirects are not followed)', { status: 302, body: '' }],
-    ['a 500', { status: 500, body: '' }]
+    ['a 404', () => ({ status: 404, body: 'no' })],
+    ['a 200 with another body', () => ({ status: 200, body: 'not the challenge' })],
+    ['the challenge with a trailing newline', (v: Verification) => ({ status: 200, body: `${v.params['hub.challenge']}\n` })],
+    ['a 302 (redirects are not followed)', () => ({ status: 302, body: '' })],
+    ['a 500', () => ({ status: 500, body: '' })]
   ] as const) {
     test(`pending -> rejected: ${name} leaves no subscription`, async () => {
       const cb = callback()
-      sub.onVerify = (v) => (v.path === cb.path ? answer : undefined)
+      sub.onVerify = (v) => (v.path === cb.path ? answer(v) : undefined)
       try {
         const r = await hubRequest(hub, { 'hub.mode': 'subscribe', 'hub.topic': atom, 'hub.callback': cb.url })
         assert.equal(r.status, 202)
@@ -209,21 +210,6 @@ describe('the states table', () => {
       }
     })
   }
-
-  test('pending -> rejected: the challenge echoed with a trailing newline is not the challenge', async () => {
-    const cb = callback()
-    sub.onVerify = (v) => (v.path === cb.path ? { status: 200, body: `${v.params['hub.challenge']}\n` } : undefined)
-    try {
-      await hubRequest(hub, { 'hub.mode': 'subscribe', 'hub.topic': atom, 'hub.callback': cb.url })
-      await waitFor('the verification GET', () => sub.verificationsOf(cb.path).length === 1)
-      await sleep(200)
-      await publish()
-      await sleep(500)
-      assert.equal(sub.deliveriesTo(cb.path).length, 0)
-    } finally {
-      sub.onVerify = () => undefined
-    }
-  })
 
   test('active -> active: an unsubscribe whose handshake fails changes nothing', async () => {
     const cb = callback()
