@@ -51,7 +51,8 @@ export function analyzeReview(review: Review, ctx: AnalysisContext): ReviewWork 
     return { ...base, ...ratingOnly(review), technicians: named(review.mentions.technicians), services: named(review.mentions.services), keyphrases: [], durations: [], phrases: [], quote: null }
   }
   const sentences = parseText(review.text)
-  const scored = sentences.map((s) => scoreSentence(s, ctx.taxonomy))
+  const scored: ScoredClause[][] = []
+  for (const s of sentences) scored.push(scoreSentence(s, ctx.taxonomy, scored.at(-1)?.at(-1)))
   const clauses = scored.flat()
   const aspects = aspectMentions(clauses, review.rating)
   const judgements = aspects.map((a) => a.result.sentiment)
@@ -113,7 +114,7 @@ function mentionScore(c: ScoredClause, hit: TermHit): { score: number; strongest
 
 interface Evidence {
   score: number
-  /** Contrast weight, halved when the score only comes from the stars. */
+  /** Contrast weight, halved when the score is implied or comes from the stars. */
   weight: number
 }
 
@@ -129,18 +130,47 @@ function polarityOf(evidence: Evidence[]): ReviewAnalysis['aspects'][number]['se
   return pos > neg ? 'positive' : 'negative'
 }
 
+/** The strength of a judgement a clause implies rather than states. */
+const IMPLIED = 0.3
+
+const mood = (c: ScoredClause | undefined) => (c ? Math.sign(Math.round(clauseScore(c) / SIGNAL)) : 0)
+
+/**
+ * A clause that judges nothing itself can take its judgement from the clause it is linked to: the opposite of a
+ * contrasted one ("the livestream worked well, although the camera only showed the back of the officiant's head"),
+ * the same as the heading a colon elaborates ("Bad: the parking"). 0 when there is no such link.
+ */
+function implied(clauses: ScoredClause[], k: number): number {
+  const c = clauses[k]!
+  if (mood(c) !== 0) return 0
+  const next = clauses[k + 1]
+  const sign =
+    (c.link === 'contrast' ? -mood(clauses[k - 1]) : 0) ||
+    (next?.link === 'contrast' ? -mood(next) : 0) ||
+    (c.link === 'elaboration' ? mood(clauses[k - 1]) : 0)
+  return sign * IMPLIED
+}
+
+/** "We paid about $7,800": what the family paid, with no word on it, is a fact. */
+const statesAmount = (c: ScoredClause) =>
+  mood(c) === 0 && c.tokens.some((t) => t.lemma === 'pay' && t.pos === 'VERB') && c.tokens.some((t, i) => t.lower === '$' || (t.lemma === 'dollar' && c.tokens[i - 1]?.pos === 'NUM'))
+
 function aspectMentions(clauses: ScoredClause[], rating: number) {
   const byAspect = new Map<string, { evidence: Evidence[]; phrases: PhraseUse[] }>()
-  for (const c of clauses) {
+  clauses.forEach((c, k) => {
+    const fact = statesAmount(c)
     for (const hit of c.terms) {
       const { score, strongest } = mentionScore(c, hit)
       const entry = byAspect.get(hit.aspect) ?? { evidence: [], phrases: [] }
-      const judged = Math.abs(score) >= SIGNAL
-      entry.evidence.push({ score: judged ? score : prior(rating), weight: judged ? c.weight : c.weight / 2 })
+      const stated = Math.abs(score) >= SIGNAL
+      const weight = stated ? c.weight : c.weight / 2
+      // Facts (a setting, an amount) judge nothing, so neither the context nor the stars make them praise.
+      const unstated = fact || hit.setting ? 0 : implied(clauses, k) || prior(rating)
+      entry.evidence.push({ score: stated ? score : unstated, weight })
       entry.phrases.push(phraseOf(c, hit, strongest))
       byAspect.set(hit.aspect, entry)
     }
-  }
+  })
   return [...byAspect].map(([id, { evidence, phrases }]) => {
     const score = round(evidence.reduce((a, e) => a + e.score * e.weight, 0) / evidence.reduce((a, e) => a + e.weight, 0))
     const sentiment = polarityOf(evidence)

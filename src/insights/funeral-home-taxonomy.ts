@@ -52,7 +52,7 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'phone calls', 'emails', 'texts', 'answered all', 'returned every', 'heads up', 'notified', 'updates',
         'explained everything', 'explained each', 'explained every', 'had to call', 'have to call', 'had to chase',
         'had to keep calling', 'had to ask', 'had to track', 'had to hunt', 'step by step', 'what to expect',
-        'what would happen', 'what happens'
+        'what would happen', 'what happens', 'customer service'
       ],
       positive: ['responsive', 'clear', 'clearly', 'informed', 'explained'],
       negative: ['unresponsive', 'ignored', 'confusing', 'unclear', 'miscommunication', 'voicemail']

@@ -54,6 +54,8 @@ export interface TermHit {
   aspect: string
   start: number
   end: number
+  /** Named as the place of what the clause says ("sat with her in the family room"), not as what it is about. */
+  setting?: boolean
 }
 
 const QUALIFIERS = new Set(['almost', 'about', 'nearly', 'over', 'under', 'around', 'just', 'only', 'barely', 'roughly', 'less', 'more', 'than'])
