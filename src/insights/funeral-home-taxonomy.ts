@@ -31,10 +31,11 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'aloof', 'indifferent', 'uninterested', 'detached', 'robotic', 'mechanical', 'going through the motions',
         'unkind', 'callous', 'insensitive', 'rude', 'dismissive', 'uncaring', 'heartless', 'curt', 'brusque',
         'condescending', 'impatient', 'tender', 'tenderness', 'loving', 'lovingly', 'graciously', 'rolled her eyes',
-        'rolled his eyes', 'rolled their eyes', 'eye roll', 'apologized', 'apology', 'checked his watch', 'checked her watch'
+        'rolled his eyes', 'rolled their eyes', 'eye roll', 'apologized', 'apology', 'checked his watch', 'checked her watch',
+        'sensitivity', 'insensitivity', 'made me feel'
       ],
       positive: ['kind', 'compassionate', 'caring', 'gentle', 'gently', 'warm', 'patient', 'patiently', 'sympathetic', 'supportive', 'thoughtful', 'gracious', 'tender', 'loving', 'lovingly', 'sweet', 'comforting', 'understanding'],
-      negative: ['cold', 'callous', 'unkind', 'insensitive', 'rude', 'dismissive', 'uncaring', 'heartless', 'curt', 'brusque', 'condescending', 'impatient', 'rushed', 'rush', 'judged', 'judging', 'belittled', 'shamed']
+      negative: ['cold', 'callous', 'unkind', 'insensitive', 'rude', 'dismissive', 'uncaring', 'heartless', 'curt', 'brusque', 'condescending', 'impatient', 'rushed', 'rush', 'judged', 'judging', 'belittled', 'shamed', 'flinched', 'distracted', 'aloof', 'indifferent', 'uninterested', 'detached', 'robotic', 'mechanical']
     },
     {
       id: 'communication',
@@ -90,7 +91,7 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'hidden fee', 'surprise', 'markup', 'pricey', 'costly', 'estimate', 'charged', 'waived', 'pressure', 'pressured',
         'sales pitch', 'being sold', '$', 'payment plan', 'prices', 'costs', 'fees', 'charges', 'expense', 'expenses'
       ],
-      positive: ['affordable', 'reasonable', 'fair', 'transparent', 'upfront', 'itemized', 'honest', 'discount', 'waived', 'cheaper', 'cheap', 'inexpensive', 'bargain', 'worth', 'value', 'exactly'],
+      positive: ['affordable', 'reasonable', 'fair', 'transparent', 'upfront', 'itemized', 'honest', 'discount', 'waived', 'cheaper', 'cheap', 'inexpensive', 'bargain', 'worth', 'value', 'exactly', 'less', 'lower', 'lowest', 'below', 'under'],
       negative: ['expensive', 'overpriced', 'overcharged', 'overcharge', 'pushy', 'upsell', 'upselling', 'upsold', 'hidden', 'surprise', 'steep', 'exorbitant', 'pricey', 'costly', 'markup', 'extra', 'high', 'pressure', 'pressured', 'double', 'doubled', 'twice', 'padded', 'inflated']
     },
     {
@@ -110,8 +111,8 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'swiftly', 'took weeks', 'same day', 'next day', 'within the hour', 'within an hour', 'turnaround',
         'hours later', 'days later', 'weeks later', 'on schedule', 'behind schedule'
       ],
-      positive: ['quick', 'quickly', 'fast', 'prompt', 'promptly', 'timely', 'punctual', 'immediately', 'swift', 'swiftly', 'early', 'on time', 'within'],
-      negative: ['late', 'delay', 'delayed', 'slow', 'slowly', 'forever', 'overdue', 'long', 'wait', 'waiting', 'behind', 'finally', 'still', 'supposed']
+      positive: ['quick', 'quickly', 'fast', 'prompt', 'promptly', 'timely', 'punctual', 'immediately', 'swift', 'swiftly', 'early', 'on time', 'within', 'right on time', 'ahead of schedule', 'in no time', 'on schedule', 'arrived on time'],
+      negative: ['late', 'delay', 'delayed', 'slow', 'slowly', 'forever', 'overdue', 'long', 'wait', 'waiting', 'behind', 'finally', 'supposed', 'behind schedule', 'took so long', 'showed up late', 'arrived late']
     },
     {
       id: 'facilities',
@@ -158,7 +159,7 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'livestreamed', 'zoom'
       ],
       positive: ['moving', 'touching', 'meaningful', 'personal', 'personalized', 'heartfelt', 'fitting'],
-      negative: ['impersonal', 'generic', 'template', 'glitch', 'glitchy', 'cut', 'froze', 'dropped', 'wrong']
+      negative: ['impersonal', 'generic', 'template', 'glitch', 'glitchy', 'cut', 'froze', 'frozen', 'freeze', 'dropped', 'wrong']
     }
   ],
   turnaround: {

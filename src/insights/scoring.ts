@@ -94,6 +94,7 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, weight: number, fir
     if (h.valence !== null) valences[h.start] = h.valence
     if (h.hedge) hedgeEnds.add(h.end)
   }
+  for (const i of othersWaiting(tokens)) [blocked, locked].forEach((set) => set.add(i))
   const found = findTerms(tax, tokens, blocked).map((h) => (setting(tokens, h) ? { ...h, setting: true } : h))
   const terms = found.length ? found : fallback
   const here = [...new Set(terms.map((t) => t.aspect))]
@@ -103,6 +104,10 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, weight: number, fir
     terms.filter((h) => h.end - h.start > 1).flatMap((h) => Array.from({ length: h.end - h.start }, (_, k) => h.start + k)).filter((i) => !DESCRIBING.has(tokens[i]!.pos))
   )
   const cueOwner: (string | undefined)[] = tokens.map(() => undefined)
+  for (const h of terms.filter((h) => h.sign)) {
+    ;[valences[h.start], cueOwner[h.start]] = [h.sign! * 0.4, h.aspect]
+    for (let i = h.start; i < h.end; i++) locked.add(i)
+  }
   tokens.forEach((t, i) => {
     if (locked.has(i) || isName(tokens, i, first)) return
     const cue = cueValence(t, here, tax)
@@ -117,6 +122,19 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, weight: number, fir
   for (const [j] of negatedFrom) if (valences[j] !== 0 && termSigns.has(j)) cueOwner[j] ??= terms.find((h) => h.start === j)?.aspect
   applyIntensity(tokens, valences, hedgeEnds, locked)
   return { tokens, text: tokensText(tokens), valences, terms, negatedFrom, cueOwner, weight }
+}
+
+const FIRST_PERSON = new Set(['i', 'we', 'us', 'me'])
+
+/**
+ * Waiting is a complaint when the family waits ("we waited six weeks", "made us wait", "the wait"); staff who wait
+ * while a family says goodbye, or a hearse waiting at the church, are care and readiness, not delay.
+ */
+function othersWaiting(tokens: Token[]): number[] {
+  return tokens.flatMap((t, i) => {
+    if (t.lemma !== 'wait' || t.pos !== 'VERB' || i === 0) return []
+    return tokens.slice(Math.max(0, i - 4), i).some((x) => FIRST_PERSON.has(x.lower)) ? [] : [i]
+  })
 }
 
 const PLACE = new Set(['in', 'at', 'inside'])

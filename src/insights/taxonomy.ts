@@ -9,6 +9,8 @@ import { parseText, type Token } from './nlp.js'
 interface Term {
   aspect: string
   words: string[]
+  /** +1 or -1 when the phrase is also one of the aspect's cues ("on time", "behind schedule"). */
+  sign?: number
 }
 
 export interface CompiledTaxonomy {
@@ -32,14 +34,16 @@ export function compileTaxonomy(taxonomy: Taxonomy): CompiledTaxonomy {
   const byFirst = new Map<string, Term[]>()
   const cues = new Map<string, Map<string, number>>()
   for (const a of taxonomy.aspects) {
+    // Cues are single words; a phrase such as "on time" is matched as a term, not split into "on" and "time", and
+    // judges as a whole when it is among the cues too.
+    const single = (phrase: string) => words(phrase).length === 1
+    const phraseSign = new Map([...a.positive.filter((w) => !single(w)).map((w) => [words(w).join(' '), 1] as const), ...a.negative.filter((w) => !single(w)).map((w) => [words(w).join(' '), -1] as const)])
     for (const t of a.terms) {
-      const term = { aspect: a.id, words: words(t) }
+      const term: Term = { aspect: a.id, words: words(t), sign: phraseSign.get(words(t).join(' ')) }
       if (term.words.length === 0) continue
       byFirst.set(term.words[0]!, [...(byFirst.get(term.words[0]!) ?? []), term])
     }
-    // Cues are single words; a phrase such as "on time" is matched as a term, not split into "on" and "time".
     const m = new Map<string, number>()
-    const single = (phrase: string) => words(phrase).length === 1
     for (const w of a.positive.filter(single)) m.set(words(w)[0]!, 1)
     for (const w of a.negative.filter(single)) m.set(words(w)[0]!, -1)
     cues.set(a.id, m)
@@ -56,6 +60,8 @@ export interface TermHit {
   end: number
   /** Named as the place of what the clause says ("sat with her in the family room"), not as what it is about. */
   setting?: boolean
+  /** The term is a cue phrase of its aspect and judges it ("on time"). */
+  sign?: number
 }
 
 const QUALIFIERS = new Set(['almost', 'about', 'nearly', 'over', 'under', 'around', 'just', 'only', 'barely', 'roughly', 'less', 'more', 'than'])
@@ -99,7 +105,7 @@ export function findTerms(tax: CompiledTaxonomy, tokens: readonly Token[], block
     for (const term of candidates) {
       const n = termAt(term, tokens, i, blocked)
       if (!n) continue
-      hits.push({ aspect: term.aspect, start: i, end: i + n })
+      hits.push({ aspect: term.aspect, start: i, end: i + n, ...(term.sign ? { sign: term.sign } : {}) })
       i += n - 1
       break
     }
