@@ -53,7 +53,7 @@ export function analyzeReview(review: Review, ctx: AnalysisContext): ReviewWork 
   const sentences = parseText(review.text)
   const scored: ScoredClause[][] = []
   for (const s of sentences) scored.push(scoreSentence(s, ctx.taxonomy, scored.at(-1)?.at(-1)))
-  const clauses = scored.flat()
+  const clauses = scored.flat().map((c) => readIrony(c, review.rating))
   const aspects = aspectMentions(clauses, review.rating)
   const judgements = aspects.map((a) => a.result.sentiment)
   return {
@@ -65,6 +65,14 @@ export function analyzeReview(review: Review, ctx: AnalysisContext): ReviewWork 
     phrases: aspects.flatMap((a) => a.phrases),
     quote: review.rating >= 4 ? bestQuote(scored, sentences.map((s) => s.text)) : null
   }
+}
+
+/** In a review of one or two stars, the praise of an ironic sentence is criticism ("Such sensitivity."). */
+function readIrony(c: ScoredClause, rating: number): ScoredClause {
+  if (!c.ironic || rating > 2) return c
+  const valences = c.valences.map((v) => (v > 0 ? -v : v))
+  if (!valences.some((v) => v < 0) && c.terms[0]) valences[c.terms[0].start] = -0.4
+  return { ...c, valences }
 }
 
 function english(review: Review): boolean {

@@ -22,6 +22,8 @@ export interface ScoredClause {
    * flowers"); otherwise null.
    */
   link: 'contrast' | 'elaboration' | null
+  /** The sentence praises in a way that, in a bad review, is irony (see `ironic`). */
+  ironic: boolean
 }
 
 const CONTRAST = new Set(['but', 'however', 'although', 'though', 'yet', 'except', 'whereas', 'nevertheless', 'nonetheless', 'unfortunately', 'sadly'])
@@ -35,12 +37,33 @@ export function scoreSentence(sentence: Sentence, tax: CompiledTaxonomy, previou
   const parts = splitClauses(sentence.tokens)
   const contrasted = parts.length > 1 && parts.slice(1).some((p) => CONTRAST.has(p.tokens[0]?.lower ?? ''))
   const clauses: ScoredClause[] = []
+  const irony = ironic(sentence.tokens)
   parts.forEach(({ tokens, after }, k) => {
     const weight = contrasted ? (k === parts.length - 1 ? 1.5 : 0.5) : 1
     const link = CONTRAST.has(tokens[0]?.lower ?? '') ? 'contrast' : after === ':' ? 'elaboration' : null
-    clauses.push({ ...scoreClause(tokens, tax, weight, k === 0, inherited(tokens, clauses.at(-1) ?? previous)), link })
+    clauses.push({ ...scoreClause(tokens, tax, weight, k === 0, inherited(tokens, clauses.at(-1) ?? previous)), link, ironic: irony })
   })
   return clauses
+}
+
+const RELISH = new Set(['love', 'appreciate', 'enjoy', 'adore'])
+const IRONY_MARKERS = new Set(['such', 'wow', 'bravo', 'clearly'])
+
+/**
+ * Praise that is irony when the review is bad: relishing an ordeal ("Love being charged a coordination fee", "Really
+ * loved spending my lunch breaks on hold"), congratulating a failure ("Great job losing the order"), or a short
+ * exclamation with a marker of irony ("Such sensitivity.", "Money well spent, clearly.").
+ */
+function ironic(tokens: readonly Token[]): boolean {
+  const gerund = (t: Token | undefined) => t?.pos === 'VERB' && t.lower.endsWith('ing')
+  const construed = tokens.some((t, i) => {
+    const next = tokens[i + 1]
+    const relish = RELISH.has(t.lemma) && (next?.lower === 'being' || gerund(next))
+    const congratulate = t.lower === 'job' && ['great', 'good', 'nice'].includes(tokens[i - 1]?.lower ?? '') && gerund(next)
+    return relish || congratulate
+  })
+  const words = tokens.filter((t) => t.pos !== 'PUNCT')
+  return construed || (words.length <= 6 && words.some((t) => IRONY_MARKERS.has(t.lower)))
 }
 
 const PRONOUNS = new Set(['it', 'they', 'that', 'this', 'he', 'she', 'everything'])
@@ -80,7 +103,7 @@ function afterthought(tokens: readonly Token[], t: Token): boolean {
   return tokens[tokens.indexOf(t) + 1]?.lower === ','
 }
 
-function scoreClause(tokens: Token[], tax: CompiledTaxonomy, weight: number, first: boolean, fallback: TermHit[]): Omit<ScoredClause, 'link'> {
+function scoreClause(tokens: Token[], tax: CompiledTaxonomy, weight: number, first: boolean, fallback: TermHit[]): Omit<ScoredClause, 'link' | 'ironic'> {
   const idioms = findIdioms(tokens)
   const locked = new Set<number>()
   const blocked = new Set<number>()
@@ -239,10 +262,14 @@ function obligation(tokens: Token[], j: number): boolean {
   return tokens[j - 1]?.lower === 'to' && ['have', 'need', 'had', 'needed', 'has'].includes(tokens[j - 2]?.lower ?? '')
 }
 
+const QUOTES = new Set(['"', "'", '“', '”', '‘', '’'])
+
 function scopeAfter(tokens: Token[], i: number): number[] {
   const scope: number[] = []
   for (let j = i + 1; j < tokens.length && scope.length < 6; j++) {
     const t = tokens[j]!
+    // Quotation marks do not end a negation's reach: Nothing says "we care" like a chapel at 58 degrees.
+    if (QUOTES.has(t.lower)) continue
     if (t.pos === 'PUNCT' || t.pos === 'CCONJ' || t.pos === 'SCONJ' || EXPECTING.has(t.lemma)) break
     scope.push(j)
   }
