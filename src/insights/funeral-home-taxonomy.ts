@@ -53,7 +53,7 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'phone calls', 'emails', 'texts', 'answered all', 'returned every', 'heads up', 'notified', 'updates',
         'explained everything', 'explained each', 'explained every', 'had to call', 'have to call', 'had to chase',
         'had to keep calling', 'had to ask', 'had to track', 'had to hunt', 'step by step', 'what to expect',
-        'what would happen', 'what happens', 'customer service'
+        'what would happen', 'what happens', 'customer service', 'warned us', 'warned me', 'warn us'
       ],
       positive: ['responsive', 'clear', 'clearly', 'informed', 'explained'],
       negative: ['unresponsive', 'ignored', 'confusing', 'unclear', 'miscommunication', 'voicemail']
@@ -73,7 +73,7 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'misplaced', 'mislabeled', 'wrong name', 'lost the', 'lost his', 'lost her', 'mixed up', 'outfit', 'clothes',
         'clothing', 'blouse', 'glasses', 'jewelry', 'wrong blouse', 'wrong clothes', 'job with', 'did a beautiful job',
         'did a wonderful job', 'did an amazing job', 'did a great job', 'careful work', 'such careful', 'wrapped him',
-        'wrapped her', 'with dignity'
+        'wrapped her', 'with dignity', 'spelled wrong', 'properly', 'respectfully'
       ],
       positive: ['professional', 'dignified', 'respectful', 'organized', 'organised', 'thorough', 'competent', 'efficient', 'meticulous', 'seamless', 'seamlessly', 'smoothly', 'flawless', 'flawlessly', 'impeccable', 'polished', 'natural', 'peaceful'],
       negative: ['unprofessional', 'sloppy', 'disorganized', 'disorganised', 'careless', 'mistake', 'error', 'incompetent', 'mix-up', 'mixup', 'wrong', 'lost', 'misplaced', 'mislabeled']
@@ -89,7 +89,8 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'upselling', 'upsold', 'pushy', 'package', 'payment', 'refund', 'deposit', 'dollar', 'overpriced', 'overcharge',
         'overcharged', 'afford', 'pay', 'paid', 'financing', 'discount', 'transparent', 'transparency', 'worth every penny',
         'hidden fee', 'surprise', 'markup', 'pricey', 'costly', 'estimate', 'charged', 'waived', 'pressure', 'pressured',
-        'sales pitch', 'being sold', '$', 'payment plan', 'prices', 'costs', 'fees', 'charges', 'expense', 'expenses'
+        'sales pitch', 'being sold', '$', 'payment plan', 'prices', 'costs', 'fees', 'charges', 'expense', 'expenses',
+        'upgrade', 'upgrades'
       ],
       positive: ['affordable', 'reasonable', 'fair', 'transparent', 'upfront', 'itemized', 'honest', 'discount', 'waived', 'cheaper', 'cheap', 'inexpensive', 'bargain', 'worth', 'value', 'exactly', 'less', 'lower', 'lowest', 'below', 'under'],
       negative: ['expensive', 'overpriced', 'overcharged', 'overcharge', 'pushy', 'upsell', 'upselling', 'upsold', 'hidden', 'surprise', 'steep', 'exorbitant', 'pricey', 'costly', 'markup', 'extra', 'high', 'pressure', 'pressured', 'double', 'doubled', 'twice', 'padded', 'inflated']
@@ -124,7 +125,8 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'wheelchair', 'ramp', 'lighting', 'decor', 'grounds', 'garden', 'property', 'hall', 'temperature',
         'stuffy', 'cramped', 'spotless', 'spacious', 'renovated', 'renovation', 'carpet', 'furniture', 'sound system', 'heat',
         'heating', 'visitation room', 'reception room', 'viewing room', 'fireplace', 'windows', 'degrees', 'thermostat',
-        'parking spaces', 'entrance', 'stairs', 'elevator', 'pews', 'family room', 'the room was', 'rooms were'
+        'parking spaces', 'entrance', 'stairs', 'elevator', 'pews', 'family room', 'the room was', 'rooms were',
+        'arrangement room', 'side room'
       ],
       positive: ['clean', 'spotless', 'spacious', 'comfortable', 'renovated', 'accessible', 'cozy', 'elegant', 'immaculate', 'bright', 'quiet', 'cool'],
       negative: ['dirty', 'cramped', 'hot', 'stuffy', 'small', 'tiny', 'shabby', 'dated', 'worn', 'broken', 'cold', 'crowded', 'dark', 'smelly', 'noisy', 'freezing', 'chilly', 'sweltering', 'wet', 'soaking', 'muddy', 'leaking', 'leaky']
@@ -140,7 +142,8 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'headstone', 'documents', 'document', 'filing', 'filed', 'typo', 'misspelled', 'spelled', 'newspaper',
         'took care of everything', 'handled everything', 'death certificates', 'permits', 'on file', 'prearranged',
         'pre-arranged', 'preplanned', 'pre-planned', 'options', 'choices', 'removal', 'picked him up', 'picked her up',
-        'picked up dad', 'picked up mom', 'brought him', 'brought her', 'coordinated with'
+        'picked up dad', 'picked up mom', 'brought him', 'brought her', 'coordinated with', 'preplan', 'pre-plan',
+        'preplanning', 'pre-planning', 'prearrangement', 'pre-arrangement'
       ],
       positive: ['organized', 'easy', 'handled'],
       negative: ['misspelled', 'typo', 'lost', 'wrong', 'missing', 'forgot', 'forgotten']
@@ -156,7 +159,7 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'memorial service', 'graveside service', 'committal service', 'the service', 'celebration of life', 'speaker',
         'microphone', 'slide show', 'photos', 'bagpipe', 'bagpiper', 'singer', 'organist', 'homily', 'sermon',
         'readings', 'the memorial', 'graveside', 'recording', 'military honors', 'bugler', 'webcast', 'streamed',
-        'livestreamed', 'zoom'
+        'livestreamed', 'zoom', "'s service", "'s memorial", "'s funeral", 'funeral mass'
       ],
       positive: ['moving', 'touching', 'meaningful', 'personal', 'personalized', 'heartfelt', 'fitting'],
       negative: ['impersonal', 'generic', 'template', 'glitch', 'glitchy', 'cut', 'froze', 'frozen', 'freeze', 'dropped', 'wrong']

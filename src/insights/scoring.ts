@@ -163,12 +163,16 @@ function othersWaiting(tokens: Token[]): number[] {
 const PLACE = new Set(['in', 'at', 'inside'])
 const MODIFIERS = new Set(['DET', 'PRON', 'ADJ', 'NUM', 'PART', 'PROPN'])
 
-/** "held in their main chapel", "at the graveside": a term after a preposition of place is where things happened. */
+/**
+ * Where and when, not how: a term after a preposition of place ("held in their main chapel", "at the graveside"), a
+ * term placed by "be" and a preposition ("the funeral mass was at Holy Rosary"), or held ("we held the memorial").
+ */
 function setting(tokens: Token[], hit: TermHit): boolean {
   if (tokens[hit.start]!.pos === 'ADP') return false
   let i = hit.start - 1
   while (i >= 0 && MODIFIERS.has(tokens[i]!.pos)) i--
-  return PLACE.has(tokens[i]?.lower ?? '')
+  const placed = tokens[hit.end]?.lemma === 'be' && tokens[hit.end + 1]?.pos === 'ADP'
+  return PLACE.has(tokens[i]?.lower ?? '') || tokens[i]?.lemma === 'hold' || placed
 }
 
 /** A capitalised word inside a sentence is a name ("Cold Spring Cemetery", "Grace"), not a judgement. */

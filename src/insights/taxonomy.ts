@@ -58,7 +58,10 @@ export interface TermHit {
   aspect: string
   start: number
   end: number
-  /** Named as the place of what the clause says ("sat with her in the family room"), not as what it is about. */
+  /**
+   * Named as the place of what the clause says ("sat with her in the family room"), or placed in time and space
+   * ("Mom's service was in the chapel at 11", "we held the memorial"): a fact, not a judgement.
+   */
   setting?: boolean
   /** The term is a cue phrase of its aspect and judges it ("on time"). */
   sign?: number
