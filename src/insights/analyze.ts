@@ -111,7 +111,9 @@ function mentionScore(c: ScoredClause, hit: TermHit): { score: number; strongest
   let strongest: number | undefined
   let best = 0
   c.valences.forEach((v, j) => {
-    if (v === 0 || (c.cueOwner[j] !== undefined && c.cueOwner[j] !== hit.aspect)) return
+    // A cue judges its own aspect only; a setting is judged only by its own cues ("lovely at the arrangement meeting"
+    // praises the person, "freezing in the chapel" the chapel).
+    if (v === 0 || (c.cueOwner[j] !== undefined && c.cueOwner[j] !== hit.aspect) || (hit.setting && c.cueOwner[j] !== hit.aspect)) return
     const d = j < hit.start ? hit.start - j : j >= hit.end ? j - hit.end + 1 : 0
     const weighted = v / (1 + d / 3)
     sum += weighted
@@ -143,19 +145,29 @@ const IMPLIED = 0.3
 
 const mood = (c: ScoredClause | undefined) => (c ? Math.sign(Math.round(clauseScore(c) / SIGNAL)) : 0)
 
+/** The judgement of clause k together with the clauses a comma lists with it ("the slideshow played, the flowers were nice"). */
+function groupMood(clauses: ScoredClause[], k: number): number {
+  if (!clauses[k]) return 0
+  let [a, b] = [k, k]
+  while (a > 0 && clauses[a]!.link === 'list') a--
+  while (clauses[b + 1]?.link === 'list') b++
+  return Math.sign(Math.round(clauses.slice(a, b + 1).reduce((x, c) => x + clauseScore(c), 0) / SIGNAL))
+}
+
 /**
- * A clause that judges nothing itself can take its judgement from the clause it is linked to: the opposite of a
- * contrasted one ("the livestream worked well, although the camera only showed the back of the officiant's head"),
- * the same as the heading a colon elaborates ("Bad: the parking"). 0 when there is no such link.
+ * A clause that judges nothing itself can take its judgement from the clauses it is linked to: those a comma lists
+ * with it; the opposite of a contrasted one ("the livestream worked well, although the camera only showed the back of
+ * the officiant's head"); the heading a colon elaborates ("Bad: the parking"). 0 when there is no such link.
  */
 function implied(clauses: ScoredClause[], k: number): number {
   const c = clauses[k]!
   if (mood(c) !== 0) return 0
   const next = clauses[k + 1]
   const sign =
-    (c.link === 'contrast' ? -mood(clauses[k - 1]) : 0) ||
-    (next?.link === 'contrast' ? -mood(next) : 0) ||
-    (c.link === 'elaboration' ? mood(clauses[k - 1]) : 0)
+    (c.link === 'list' || next?.link === 'list' ? groupMood(clauses, k) : 0) ||
+    (c.link === 'contrast' ? -groupMood(clauses, k - 1) : 0) ||
+    (next?.link === 'contrast' ? -groupMood(clauses, k + 1) : 0) ||
+    (c.link === 'elaboration' ? groupMood(clauses, k - 1) : 0)
   return sign * IMPLIED
 }
 

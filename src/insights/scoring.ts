@@ -19,9 +19,9 @@ export interface ScoredClause {
   /**
    * How the clause follows the one before it (in the sentence, or the last of the previous sentence): `contrast` after
    * "but", "although" or a sentence opening "But"; `elaboration` after a colon ("The service was gorgeous: the music, the
-   * flowers"); otherwise null.
+   * flowers"); `list` after a comma ("the slideshow played, the flowers were nice"); otherwise null.
    */
-  link: 'contrast' | 'elaboration' | null
+  link: 'contrast' | 'elaboration' | 'list' | null
   /** The sentence praises in a way that, in a bad review, is irony (see `ironic`). */
   ironic: boolean
 }
@@ -35,12 +35,12 @@ const EMPHASIS = new Set(['so', 'such', 'more', 'enough', 'better', 'happier', '
 /** `previous` is the last clause of the sentence before, which a clause may continue ("Nobody did."). */
 export function scoreSentence(sentence: Sentence, tax: CompiledTaxonomy, previous?: ScoredClause): ScoredClause[] {
   const parts = splitClauses(sentence.tokens)
-  const contrasted = parts.length > 1 && parts.slice(1).some((p) => CONTRAST.has(p.tokens[0]?.lower ?? ''))
+  const turn = parts.findLastIndex((p, k) => k > 0 && CONTRAST.has(p.tokens[0]?.lower ?? ''))
   const clauses: ScoredClause[] = []
   const irony = ironic(sentence.tokens)
   parts.forEach(({ tokens, after }, k) => {
-    const weight = contrasted ? (k === parts.length - 1 ? 1.5 : 0.5) : 1
-    const link = CONTRAST.has(tokens[0]?.lower ?? '') ? 'contrast' : after === ':' ? 'elaboration' : null
+    const weight = turn < 0 ? 1 : k >= turn ? 1.5 : 0.5
+    const link = CONTRAST.has(tokens[0]?.lower ?? '') ? 'contrast' : after === ':' ? 'elaboration' : after === ',' ? 'list' : null
     clauses.push({ ...scoreClause(tokens, tax, weight, k === 0, inherited(tokens, clauses.at(-1) ?? previous)), link, ironic: irony })
   })
   return clauses
@@ -70,12 +70,12 @@ const PRONOUNS = new Set(['it', 'they', 'that', 'this', 'he', 'she', 'everything
 
 /**
  * A clause with no aspect term of its own takes over the previous clause's aspects when it speaks of the same thing:
- * after a contrast word, through a pronoun ("The chapel was beautiful, but it was freezing"), anchored on the
+ * after a contrast word, through a subject pronoun ("The chapel was beautiful, but it was freezing"), anchored on the
  * pronoun; or by an elliptical negation ("Someone promised to call back. Nobody did."), anchored on the negator.
  */
 function inherited(tokens: Token[], previous: ScoredClause | undefined): TermHit[] {
   if (!previous?.terms.length) return []
-  const pronoun = CONTRAST.has(tokens[0]?.lower ?? '') ? tokens.findIndex((t) => PRONOUNS.has(t.lower)) : -1
+  const pronoun = CONTRAST.has(tokens[0]?.lower ?? '') ? tokens.slice(0, 3).findIndex((t) => PRONOUNS.has(t.lower)) : -1
   const anchor = pronoun >= 0 ? pronoun : tokens.findIndex((t, i) => isNegator(t) && elliptical(tokens, i))
   if (anchor < 0) return []
   return [...new Set(previous.terms.map((h) => h.aspect))].map((aspect) => ({ aspect, start: anchor, end: anchor + 1 }))
@@ -94,8 +94,28 @@ function splitClauses(tokens: readonly Token[]): { tokens: Token[]; after: strin
     // afterthought before a comma.
     if (CONTRAST.has(t.lower) && current.some((x) => x.pos !== 'PUNCT') && !afterthought(tokens, t)) parts.push({ tokens: [t], after: t.lower })
     else current.push(t)
+    // A comma before a new subject and its verb ends a clause: "the building is fine, and the price was fair".
+    if (t.lower === ',' && newSubject(tokens, tokens.indexOf(t) + 1)) parts.push({ tokens: [], after: ',' })
   }
   return parts.filter((p) => p.tokens.some((t) => t.pos !== 'PUNCT'))
+}
+
+const SUBJECT = new Set(['NOUN', 'PROPN', 'PRON'])
+const NOUN_PHRASE = new Set(['DET', 'PRON', 'PROPN', 'NOUN', 'ADJ', 'NUM', 'PART'])
+/** Relative pronouns and subordinators open a clause that belongs to the one before ("..., which was amazing"). */
+const DEPENDENT = new Set(['which', 'who', 'whom', 'whose', 'that', 'where', 'when', 'while', 'if', 'because', 'as', 'since'])
+
+/** Whether a subject and its verb start at `from` (after "and", "so" or "or"). */
+function newSubject(tokens: readonly Token[], from: number): boolean {
+  const start = ['and', 'so', 'or'].includes(tokens[from]?.lower ?? '') ? from + 1 : from
+  let subject = false
+  for (let k = start; k < start + 5 && k < tokens.length; k++) {
+    const t = tokens[k]!
+    if (t.pos === 'AUX' || t.pos === 'VERB') return subject
+    if (!NOUN_PHRASE.has(t.pos) || DEPENDENT.has(t.lower)) return false
+    subject ||= SUBJECT.has(t.pos)
+  }
+  return false
 }
 
 /** "the eulogy, though, sounded canned", "a beautiful job though, I'll give him that": an adverb, not a new clause. */
