@@ -2,7 +2,7 @@ import type { Review, ReviewAnalysis } from '../domain/index.js'
 import type { MentionIndex } from '../mentions/index.js'
 import { statedDurations } from './durations.js'
 import { keyphrases, type Keyphrase } from './keyphrases.js'
-import { parseText, tokensText, type Token } from './nlp.js'
+import { parseText, tokensText, type Sentence, type Token } from './nlp.js'
 import { scoreSentence, type ScoredClause } from './scoring.js'
 import type { CompiledTaxonomy, TermHit } from './taxonomy.js'
 
@@ -59,7 +59,7 @@ export function analyzeReview(review: Review, ctx: AnalysisContext): ReviewWork 
   return {
     ...base,
     analysis: { sentiment: reviewSentiment(clauses, review.rating, judgements), aspects: aspects.map((a) => a.result) },
-    ...entityScores(clauses, review, ctx.mentions),
+    ...entityScores(scored, sentences, review, ctx.mentions),
     keyphrases: keyphrases(clauses),
     durations: statedDurations(sentences, ctx.taxonomy.turnaroundSubject),
     phrases: aspects.flatMap((a) => a.phrases),
@@ -178,7 +178,7 @@ const statesAmount = (c: ScoredClause) =>
 function aspectMentions(clauses: ScoredClause[], rating: number) {
   const byAspect = new Map<string, { evidence: Evidence[]; phrases: PhraseUse[] }>()
   clauses.forEach((c, k) => {
-    const fact = statesAmount(c)
+    const fact = c.terms.length > 0 && statesAmount(c)
     for (const hit of c.terms) {
       const { score, strongest } = mentionScore(c, hit)
       const entry = byAspect.get(hit.aspect) ?? { evidence: [], phrases: [] }
@@ -236,11 +236,16 @@ function trim(tokens: Token[]): Token[] {
 }
 
 /** Staff and services get the judgement of the clauses that name them. */
-function entityScores(clauses: ScoredClause[], review: Review, mentions: MentionIndex) {
+function entityScores(scored: ScoredClause[][], sentences: Sentence[], review: Review, mentions: MentionIndex) {
   const technicians = new Map<string, number[]>()
   const services = new Map<string, number[]>()
   const named = review.mentions.technicians.length + review.mentions.services.length > 0
-  for (const c of named ? clauses : []) {
+  // Only the clauses of sentences that name someone are searched: detection is the costly part.
+  const naming = (i: number) => {
+    const found = mentions.detect(sentences[i]!.text)
+    return found.technicians.length + found.services.length > 0
+  }
+  for (const c of named ? scored.flatMap((clauses, i) => (clauses.length === 1 || naming(i) ? clauses : [])) : []) {
     const found = mentions.detect(c.text)
     if (!found.technicians.length && !found.services.length) continue
     const s = clauseScore(c)

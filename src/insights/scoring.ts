@@ -41,7 +41,7 @@ export function scoreSentence(sentence: Sentence, tax: CompiledTaxonomy, previou
   parts.forEach(({ tokens, after }, k) => {
     const weight = turn < 0 ? 1 : k >= turn ? 1.5 : 0.5
     const link = CONTRAST.has(tokens[0]?.lower ?? '') ? 'contrast' : after === ':' ? 'elaboration' : after === ',' ? 'list' : null
-    clauses.push({ ...scoreClause(tokens, tax, weight, k === 0, inherited(tokens, clauses.at(-1) ?? previous)), link, ironic: irony })
+    clauses.push(scoreClause(tokens, tax, { weight, link, ironic: irony }, k === 0, inherited(tokens, clauses.at(-1) ?? previous)))
   })
   return clauses
 }
@@ -84,19 +84,19 @@ function inherited(tokens: Token[], previous: ScoredClause | undefined): TermHit
 /** Clauses of a sentence, each with the stop that opened it. */
 function splitClauses(tokens: readonly Token[]): { tokens: Token[]; after: string | null }[] {
   const parts: { tokens: Token[]; after: string | null }[] = [{ tokens: [], after: null }]
-  for (const t of tokens) {
+  tokens.forEach((t, i) => {
     const current = parts.at(-1)!.tokens
     if (HARD_STOPS.has(t.lower)) {
       if (current.length) parts.push({ tokens: [], after: t.lower })
-      continue
+      return
     }
     // A contrast word opens a new clause ("kind, but the bill was a mess"), unless it begins the sentence or is an
-    // afterthought before a comma.
-    if (CONTRAST.has(t.lower) && current.some((x) => x.pos !== 'PUNCT') && !afterthought(tokens, t)) parts.push({ tokens: [t], after: t.lower })
+    // afterthought before a comma ("the eulogy, though, sounded canned", "a beautiful job though, I'll give him that").
+    if (CONTRAST.has(t.lower) && current.some((x) => x.pos !== 'PUNCT') && tokens[i + 1]?.lower !== ',') parts.push({ tokens: [t], after: t.lower })
     else current.push(t)
     // A comma before a new subject and its verb ends a clause: "the building is fine, and the price was fair".
-    if (t.lower === ',' && newSubject(tokens, tokens.indexOf(t) + 1)) parts.push({ tokens: [], after: ',' })
-  }
+    if (t.lower === ',' && newSubject(tokens, i + 1)) parts.push({ tokens: [], after: ',' })
+  })
   return parts.filter((p) => p.tokens.some((t) => t.pos !== 'PUNCT'))
 }
 
@@ -118,12 +118,9 @@ function newSubject(tokens: readonly Token[], from: number): boolean {
   return false
 }
 
-/** "the eulogy, though, sounded canned", "a beautiful job though, I'll give him that": an adverb, not a new clause. */
-function afterthought(tokens: readonly Token[], t: Token): boolean {
-  return tokens[tokens.indexOf(t) + 1]?.lower === ','
-}
+type Placement = Pick<ScoredClause, 'weight' | 'link' | 'ironic'>
 
-function scoreClause(tokens: Token[], tax: CompiledTaxonomy, weight: number, first: boolean, fallback: TermHit[]): Omit<ScoredClause, 'link' | 'ironic'> {
+function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placement, first: boolean, fallback: TermHit[]): ScoredClause {
   const idioms = findIdioms(tokens)
   const locked = new Set<number>()
   const blocked = new Set<number>()
@@ -138,7 +135,8 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, weight: number, fir
     if (h.hedge) hedgeEnds.add(h.end)
   }
   for (const i of othersWaiting(tokens)) [blocked, locked].forEach((set) => set.add(i))
-  const found = findTerms(tax, tokens, blocked).map((h) => (setting(tokens, h) ? { ...h, setting: true } : h))
+  const found = findTerms(tax, tokens, blocked)
+  for (const h of found) if (setting(tokens, h)) h.setting = true
   const terms = found.length ? found : fallback
   const here = [...new Set(terms.map((t) => t.aspect))]
   // The nouns and verbs of a multi-word name ("honor guard", "VA benefits") name a thing; they do not judge it. Its
@@ -164,7 +162,7 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, weight: number, fir
   const negatedFrom = applyNegation(tokens, valences, locked, termSigns)
   for (const [j] of negatedFrom) if (valences[j] !== 0 && termSigns.has(j)) cueOwner[j] ??= terms.find((h) => h.start === j)?.aspect
   applyIntensity(tokens, valences, hedgeEnds, locked)
-  return { tokens, text: tokensText(tokens), valences, terms, negatedFrom, cueOwner, weight }
+  return { tokens, text: tokensText(tokens), valences, terms, negatedFrom, cueOwner, ...placement }
 }
 
 const FIRST_PERSON = new Set(['i', 'we', 'us', 'me'])

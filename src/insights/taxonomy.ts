@@ -36,17 +36,16 @@ export function compileTaxonomy(taxonomy: Taxonomy): CompiledTaxonomy {
   for (const a of taxonomy.aspects) {
     // Cues are single words; a phrase such as "on time" is matched as a term, not split into "on" and "time", and
     // judges as a whole when it is among the cues too.
-    const single = (phrase: string) => words(phrase).length === 1
-    const phraseSign = new Map([...a.positive.filter((w) => !single(w)).map((w) => [words(w).join(' '), 1] as const), ...a.negative.filter((w) => !single(w)).map((w) => [words(w).join(' '), -1] as const)])
+    const cueWords = [...a.positive.map((w) => [words(w), 1] as const), ...a.negative.map((w) => [words(w), -1] as const)]
+    cues.set(a.id, new Map(cueWords.filter(([w]) => w.length === 1).map(([w, sign]) => [w[0]!, sign])))
+    const phraseSign = new Map(cueWords.filter(([w]) => w.length > 1).map(([w, sign]) => [w.join(' '), sign]))
     for (const t of a.terms) {
-      const term: Term = { aspect: a.id, words: words(t), sign: phraseSign.get(words(t).join(' ')) }
+      const term: Term = { aspect: a.id, words: words(t) }
       if (term.words.length === 0) continue
+      const sign = phraseSign.get(term.words.join(' '))
+      if (sign) term.sign = sign
       byFirst.set(term.words[0]!, [...(byFirst.get(term.words[0]!) ?? []), term])
     }
-    const m = new Map<string, number>()
-    for (const w of a.positive.filter(single)) m.set(words(w)[0]!, 1)
-    for (const w of a.negative.filter(single)) m.set(words(w)[0]!, -1)
-    cues.set(a.id, m)
   }
   for (const list of byFirst.values()) list.sort((x, y) => y.words.length - x.words.length)
   const turnaroundSubject = new Set((taxonomy.turnaround?.subject ?? []).flatMap(words))
@@ -108,7 +107,9 @@ export function findTerms(tax: CompiledTaxonomy, tokens: readonly Token[], block
     for (const term of candidates) {
       const n = termAt(term, tokens, i, blocked)
       if (!n) continue
-      hits.push({ aspect: term.aspect, start: i, end: i + n, ...(term.sign ? { sign: term.sign } : {}) })
+      const hit: TermHit = { aspect: term.aspect, start: i, end: i + n }
+      if (term.sign) hit.sign = term.sign
+      hits.push(hit)
       i += n - 1
       break
     }
