@@ -135,7 +135,7 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placemen
     if (h.hedge) hedgeEnds.add(h.end)
   }
   for (const i of othersWaiting(tokens)) [blocked, locked].forEach((set) => set.add(i))
-  const found = findTerms(tax, tokens, blocked)
+  const found = findTerms(tax, tokens, blocked).filter((h) => !modifier(tokens, h, tax))
   for (const h of found) if (setting(tokens, h)) h.setting = true
   const terms = found.length ? found : fallback
   const here = [...new Set(terms.map((t) => t.aspect))]
@@ -176,6 +176,13 @@ function othersWaiting(tokens: Token[]): number[] {
     if (t.lemma !== 'wait' || t.pos !== 'VERB' || i === 0) return []
     return tokens.slice(Math.max(0, i - 4), i).some((x) => FIRST_PERSON.has(x.lower)) ? [] : [i]
   })
+}
+
+/** A one-word noun term that modifies the noun after it names something else: "prayer cards", "her garden club". */
+function modifier(tokens: Token[], hit: TermHit, tax: CompiledTaxonomy): boolean {
+  const t = tokens[hit.start]!
+  const judging = valence(t.lower, t.lemma) !== 0 || tax.cues.get(hit.aspect)?.has(t.lemma) // "kind staff" is praise
+  return hit.end - hit.start === 1 && t.pos === 'NOUN' && tokens[hit.end]?.pos === 'NOUN' && !judging
 }
 
 const PLACE = new Set(['in', 'at', 'inside'])
