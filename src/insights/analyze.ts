@@ -106,6 +106,8 @@ function reviewSentiment(clauses: ScoredClause[], rating: number, judgements: st
   return { score, label: mixed ? 'mixed' : label(score) }
 }
 
+const distance = (hit: TermHit, j: number) => (j < hit.start ? hit.start - j : j >= hit.end ? j - hit.end + 1 : 0)
+
 function mentionScore(c: ScoredClause, hit: TermHit): { score: number; strongest: number | undefined } {
   let sum = 0
   let strongest: number | undefined
@@ -114,8 +116,7 @@ function mentionScore(c: ScoredClause, hit: TermHit): { score: number; strongest
     // A cue judges its own aspect only; a setting is judged only by its own cues ("lovely at the arrangement meeting"
     // praises the person, "freezing in the chapel" the chapel).
     if (v === 0 || (c.cueOwner[j] !== undefined && c.cueOwner[j] !== hit.aspect) || (hit.setting && c.cueOwner[j] !== hit.aspect)) return
-    const d = j < hit.start ? hit.start - j : j >= hit.end ? j - hit.end + 1 : 0
-    const weighted = v / (1 + d / 3)
+    const weighted = v / (1 + distance(hit, j) / 3)
     sum += weighted
     if (Math.abs(weighted) > best) [best, strongest] = [Math.abs(weighted), j]
   })

@@ -27,6 +27,7 @@ export interface ScoredClause {
 }
 
 const CONTRAST = new Set(['but', 'however', 'although', 'though', 'yet', 'except', 'whereas', 'nevertheless', 'nonetheless', 'unfortunately', 'sadly'])
+const EXCEPTING = new Set(['anything', 'nothing', 'everything', 'anyone', 'everyone', 'all', 'none'])
 const HARD_STOPS = new Set([';', ':', '—', '–', '(', ')', '…'])
 const DESCRIBING = new Set(['ADJ', 'ADV'])
 const MODALS = new Set(['could', 'can', 'would', 'will', 'ca', 'wo'])
@@ -90,10 +91,12 @@ function splitClauses(tokens: readonly Token[]): { tokens: Token[]; after: strin
       if (current.length) parts.push({ tokens: [], after: t.lower })
       return
     }
-    // A contrast word opens a new clause ("kind, but the bill was a mess"), unless it begins the sentence or is an
-    // afterthought before a comma ("the eulogy, though, sounded canned", "a beautiful job though, I'll give him that").
-    if (CONTRAST.has(t.lower) && current.some((x) => x.pos !== 'PUNCT') && tokens[i + 1]?.lower !== ',') parts.push({ tokens: [t], after: t.lower })
-    else current.push(t)
+    // A contrast word opens a new clause ("kind, but the bill was a mess"), unless it begins the sentence, is an
+    // afterthought before a comma ("the eulogy, though, sounded canned", "a beautiful job though, I'll give him that")
+    // or means "except" ("never called him anything but Bob").
+    if (CONTRAST.has(t.lower) && current.some((x) => x.pos !== 'PUNCT') && tokens[i + 1]?.lower !== ',' && !EXCEPTING.has(tokens[i - 1]?.lower ?? '')) {
+      parts.push({ tokens: [t], after: t.lower })
+    } else current.push(t)
     // A comma before a new subject and its verb ends a clause: "the building is fine, and the price was fair".
     if (t.lower === ',' && newSubject(tokens, i + 1)) parts.push({ tokens: [], after: ',' })
   })
