@@ -182,8 +182,10 @@ function aspectMentions(clauses: ScoredClause[], rating: number) {
     const fact = c.terms.length > 0 && statesAmount(c)
     for (const hit of c.terms) {
       const { score, strongest } = mentionScore(c, hit)
-      const entry = byAspect.get(hit.aspect) ?? { evidence: [], phrases: [] }
       const stated = Math.abs(score) >= SIGNAL
+      // The place of a judgement about something else is not a topic: "at the viewing she was in the wrong blouse".
+      if (hit.setting && !stated && mood(c) !== 0) continue
+      const entry = byAspect.get(hit.aspect) ?? { evidence: [], phrases: [] }
       const weight = stated ? c.weight : c.weight / 2
       // Facts (a setting, an amount) judge nothing, so neither the context nor the stars make them praise.
       const unstated = fact || hit.setting ? 0 : implied(clauses, k) || prior(rating)

@@ -154,7 +154,7 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placemen
   }
   tokens.forEach((t, i) => {
     if (locked.has(i) || isName(tokens, i, first)) return
-    const cue = cueValence(t, here, tax)
+    const cue = cueValence(t, i, terms, here, tax)
     if (cue) [valences[i], cueOwner[i]] = [cue.value, cue.aspect]
     // The tagger takes a capitalised first word for a name ("Unacceptable.", "Good: the chapel"); it is not one.
     else valences[i] = naming.has(i) ? 0 : valence(t.lower, t.lemma, i === 0 && t.pos === 'PROPN' ? 'ADJ' : t.pos)
@@ -210,13 +210,18 @@ function isName(tokens: Token[], i: number, first: boolean): boolean {
   return /^\p{Lu}\p{Ll}/u.test(v)
 }
 
-/** Inside a clause about an aspect, that aspect's cue words decide the sign ("long" wait, "small" parking lot). */
-function cueValence(t: Token, aspects: string[], tax: CompiledTaxonomy): { value: number; aspect: string } | undefined {
-  for (const aspect of aspects) {
-    const sign = tax.cues.get(aspect)?.get(t.lemma) ?? tax.cues.get(aspect)?.get(t.lower)
-    if (sign) return { value: sign * Math.max(0.4, Math.abs(valence(t.lower, t.lemma))), aspect }
-  }
-  return undefined
+/**
+ * Inside a clause about an aspect, that aspect's cue words decide the sign ("long" wait, "small" parking lot). A cue
+ * of several aspects there judges the one whose term is nearest, a setting last ("at the viewing she was in the wrong
+ * blouse" is about the blouse).
+ */
+function cueValence(t: Token, i: number, terms: TermHit[], aspects: string[], tax: CompiledTaxonomy): { value: number; aspect: string } | undefined {
+  const sign = (aspect: string) => tax.cues.get(aspect)?.get(t.lemma) ?? tax.cues.get(aspect)?.get(t.lower)
+  const fitting = aspects.filter(sign)
+  if (!fitting.length) return undefined
+  const gap = (h: TermHit) => (h.setting ? 1000 : 0) + (i < h.start ? h.start - i : i >= h.end ? i - h.end + 1 : 0)
+  const aspect = fitting.length === 1 ? fitting[0]! : terms.filter((h) => fitting.includes(h.aspect)).sort((a, b) => gap(a) - gap(b))[0]!.aspect
+  return { value: sign(aspect)! * Math.max(0.4, Math.abs(valence(t.lower, t.lemma))), aspect }
 }
 
 const EXPECTING = new Set(['expect', 'promise', 'assure', 'suppose', 'hope', 'imagine', 'fear'])
