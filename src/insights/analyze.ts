@@ -52,8 +52,8 @@ export function analyzeReview(review: Review, ctx: AnalysisContext): ReviewWork 
   }
   const sentences = parseText(review.text)
   const scored: ScoredClause[][] = []
-  for (const s of sentences) scored.push(scoreSentence(s, ctx.taxonomy, scored.at(-1)?.at(-1)))
-  const clauses = scored.flat().map((c) => readIrony(c, review.rating))
+  for (const s of sentences) scored.push(scoreSentence(s, ctx.taxonomy, scored.at(-1)?.at(-1)).map((c) => readIrony(c, review.rating)))
+  const clauses = scored.flat()
   const aspects = aspectMentions(clauses, review.rating)
   const judgements = aspects.map((a) => a.result.sentiment)
   return {
