@@ -3,15 +3,15 @@
  * home, not the demo data). dev*.json were used while tuning the engine (each measured unseen first); test.json
  * was held out and never inspected.
  * Targets on the whole set: aspect F1 >= 0.85, polarity accuracy >= 0.90, entity F1 >= 0.95.
- *   --errors[=dev|dev2|dev3]  every disagreement with the labels   --tags  per hard-case tag   --confusion  polarity matrix
+ *   --errors[=dev|dev2|dev3|dev4]  every disagreement with the labels   --tags  per hard-case tag   --confusion  polarity matrix
  */
 import { readFileSync } from 'node:fs'
 import { evaluate, type LabelledReview, type Scores } from '../src/insights/evaluate.js'
 
 const read = (f: string) => JSON.parse(readFileSync(new URL(`../data/eval/${f}`, import.meta.url), 'utf8'))
 const business = read('business.json')
-const sets: Record<string, LabelledReview[]> = { dev: read('dev.json'), dev2: read('dev2.json'), dev3: read('dev3.json'), test: read('test.json') }
-sets.all = [...sets.dev!, ...sets.dev2!, ...sets.dev3!, ...sets.test!]
+const sets: Record<string, LabelledReview[]> = { dev: read('dev.json'), dev2: read('dev2.json'), dev3: read('dev3.json'), dev4: read('dev4.json'), test: read('test.json') }
+sets.all = [...sets.dev!, ...sets.dev2!, ...sets.dev3!, ...sets.dev4!, ...sets.test!]
 const args = new Set(process.argv.slice(2))
 
 const pct = (x: number) => (x * 100).toFixed(1).padStart(5)

@@ -97,6 +97,46 @@ describe('implicit judgements', () => {
   })
 })
 
+describe('clause structure', () => {
+  test('a clause that judges nothing takes the opposite of the clause it is contrasted with', () => {
+    assert.equal(aspects('The ceremony was lovely, although the officiant read from his phone the whole time.', 3).ceremony, 'mixed')
+  })
+  test('a heading before a colon judges what it lists', () => {
+    assert.equal(aspects('Bad: the parking.', 3).facilities, 'negative')
+  })
+  test('clauses a comma lists share their judgement', () => {
+    assert.equal(aspects('The urn was back in two weeks, the staff were rude, the whole thing was awful.', 3).timeliness, 'negative')
+  })
+  test('an elliptical negation denies what the clause before expected', () => {
+    assert.equal(aspects('They said someone would call us back. Nobody did.', 3).communication, 'negative')
+  })
+})
+
+describe('facts are not judgements', () => {
+  test('where and when things happened, and what was paid, are neutral whatever the stars', () => {
+    assert.deepEqual(aspects('We held the memorial in their chapel.', 5), { ceremony: 'neutral', facilities: 'neutral' })
+    assert.equal(aspects('We paid $4,200 for everything.', 5).pricing, 'neutral')
+  })
+  test('waiting is a complaint only when the family waits', () => {
+    assert.equal(aspects('They waited quietly while we said goodbye.', 5).timeliness, undefined)
+    assert.equal(aspects('We waited six weeks for the ashes.', 3).timeliness, 'negative')
+  })
+  test('a term reached through a preposition is not missing: "wasn\'t in the quote"', () => {
+    assert.equal(aspects('The cemetery fee wasn\'t in the quote.', 2).pricing, 'negative')
+  })
+})
+
+describe('irony in a bad review', () => {
+  test('relishing an ordeal, congratulating a failure, an ironic exclamation', () => {
+    assert.equal(aspects('Loved being billed twice for the hearse.', 1).pricing, 'negative')
+    assert.equal(aspects('Great job losing the death certificates.', 1).arrangements, 'negative')
+    assert.equal(aspects('Such sensitivity.', 1).compassion, 'negative')
+  })
+  test('the same praise in a good review is praise', () => {
+    assert.equal(aspects('Such sensitivity.', 5).compassion, 'positive')
+  })
+})
+
 describe('staff, durations, phrases', () => {
   test('staff named by first name or misspelling get the judgement of their clause', () => {
     const r = analyze('Pria was wonderful. Dec was rude to my mother.', 3)

@@ -2,7 +2,7 @@ import type { Review, ReviewAnalysis } from '../domain/index.js'
 import type { MentionIndex } from '../mentions/index.js'
 import { statedDurations } from './durations.js'
 import { keyphrases, type Keyphrase } from './keyphrases.js'
-import { parseText, tokensText, type Token } from './nlp.js'
+import { parseText, tokensText, type Sentence, type Token } from './nlp.js'
 import { scoreSentence, type ScoredClause } from './scoring.js'
 import type { CompiledTaxonomy, TermHit } from './taxonomy.js'
 
@@ -51,19 +51,28 @@ export function analyzeReview(review: Review, ctx: AnalysisContext): ReviewWork 
     return { ...base, ...ratingOnly(review), technicians: named(review.mentions.technicians), services: named(review.mentions.services), keyphrases: [], durations: [], phrases: [], quote: null }
   }
   const sentences = parseText(review.text)
-  const scored = sentences.map((s) => scoreSentence(s, ctx.taxonomy))
+  const scored: ScoredClause[][] = []
+  for (const s of sentences) scored.push(scoreSentence(s, ctx.taxonomy, scored.at(-1)?.at(-1)).map((c) => readIrony(c, review.rating)))
   const clauses = scored.flat()
   const aspects = aspectMentions(clauses, review.rating)
   const judgements = aspects.map((a) => a.result.sentiment)
   return {
     ...base,
     analysis: { sentiment: reviewSentiment(clauses, review.rating, judgements), aspects: aspects.map((a) => a.result) },
-    ...entityScores(clauses, review, ctx.mentions),
+    ...entityScores(scored, sentences, review, ctx.mentions),
     keyphrases: keyphrases(clauses),
     durations: statedDurations(sentences, ctx.taxonomy.turnaroundSubject),
     phrases: aspects.flatMap((a) => a.phrases),
     quote: review.rating >= 4 ? bestQuote(scored, sentences.map((s) => s.text)) : null
   }
+}
+
+/** In a review of one or two stars, the praise of an ironic sentence is criticism ("Such sensitivity."). */
+function readIrony(c: ScoredClause, rating: number): ScoredClause {
+  if (!c.ironic || rating > 2) return c
+  const valences = c.valences.map((v) => (v > 0 ? -v : v))
+  if (!valences.some((v) => v < 0) && c.terms[0]) valences[c.terms[0].start] = -0.4
+  return { ...c, valences }
 }
 
 function english(review: Review): boolean {
@@ -97,14 +106,17 @@ function reviewSentiment(clauses: ScoredClause[], rating: number, judgements: st
   return { score, label: mixed ? 'mixed' : label(score) }
 }
 
+const distance = (hit: TermHit, j: number) => (j < hit.start ? hit.start - j : j >= hit.end ? j - hit.end + 1 : 0)
+
 function mentionScore(c: ScoredClause, hit: TermHit): { score: number; strongest: number | undefined } {
   let sum = 0
   let strongest: number | undefined
   let best = 0
   c.valences.forEach((v, j) => {
-    if (v === 0 || (c.cueOwner[j] !== undefined && c.cueOwner[j] !== hit.aspect)) return
-    const d = j < hit.start ? hit.start - j : j >= hit.end ? j - hit.end + 1 : 0
-    const weighted = v / (1 + d / 3)
+    // A cue judges its own aspect only; a setting is judged only by its own cues ("lovely at the arrangement meeting"
+    // praises the person, "freezing in the chapel" the chapel).
+    if (v === 0 || (c.cueOwner[j] !== undefined && c.cueOwner[j] !== hit.aspect) || (hit.setting && c.cueOwner[j] !== hit.aspect)) return
+    const weighted = v / (1 + distance(hit, j) / 3)
     sum += weighted
     if (Math.abs(weighted) > best) [best, strongest] = [Math.abs(weighted), j]
   })
@@ -113,7 +125,7 @@ function mentionScore(c: ScoredClause, hit: TermHit): { score: number; strongest
 
 interface Evidence {
   score: number
-  /** Contrast weight, halved when the score only comes from the stars. */
+  /** Contrast weight, halved when the score is implied or comes from the stars. */
   weight: number
 }
 
@@ -129,18 +141,59 @@ function polarityOf(evidence: Evidence[]): ReviewAnalysis['aspects'][number]['se
   return pos > neg ? 'positive' : 'negative'
 }
 
+/** The strength of a judgement a clause implies rather than states. */
+const IMPLIED = 0.3
+
+const mood = (c: ScoredClause | undefined) => (c ? Math.sign(Math.round(clauseScore(c) / SIGNAL)) : 0)
+
+/** The judgement of clause k together with the clauses a comma lists with it ("the slideshow played, the flowers were nice"). */
+function groupMood(clauses: ScoredClause[], k: number): number {
+  if (!clauses[k]) return 0
+  let [a, b] = [k, k]
+  while (a > 0 && clauses[a]!.link === 'list') a--
+  while (clauses[b + 1]?.link === 'list') b++
+  return Math.sign(Math.round(clauses.slice(a, b + 1).reduce((x, c) => x + clauseScore(c), 0) / SIGNAL))
+}
+
+/**
+ * A clause that judges nothing itself can take its judgement from the clauses it is linked to: those a comma lists
+ * with it; the opposite of a contrasted one ("the livestream worked well, although the camera only showed the back of
+ * the officiant's head"); the heading a colon elaborates ("Bad: the parking"). 0 when there is no such link.
+ */
+function implied(clauses: ScoredClause[], k: number): number {
+  const c = clauses[k]!
+  if (mood(c) !== 0) return 0
+  const next = clauses[k + 1]
+  const sign =
+    (c.link === 'list' || next?.link === 'list' ? groupMood(clauses, k) : 0) ||
+    (c.link === 'contrast' ? -groupMood(clauses, k - 1) : 0) ||
+    (next?.link === 'contrast' ? -groupMood(clauses, k + 1) : 0) ||
+    (c.link === 'elaboration' ? groupMood(clauses, k - 1) : 0)
+  return sign * IMPLIED
+}
+
+/** "We paid about $7,800": what the family paid, with no word on it, is a fact. */
+const statesAmount = (c: ScoredClause) =>
+  mood(c) === 0 && c.tokens.some((t) => t.lemma === 'pay' && t.pos === 'VERB') && c.tokens.some((t, i) => t.lower === '$' || (t.lemma === 'dollar' && c.tokens[i - 1]?.pos === 'NUM'))
+
 function aspectMentions(clauses: ScoredClause[], rating: number) {
   const byAspect = new Map<string, { evidence: Evidence[]; phrases: PhraseUse[] }>()
-  for (const c of clauses) {
+  clauses.forEach((c, k) => {
+    const fact = c.terms.length > 0 && statesAmount(c)
     for (const hit of c.terms) {
       const { score, strongest } = mentionScore(c, hit)
+      const stated = Math.abs(score) >= SIGNAL
+      // The place of a judgement about something else is not a topic: "at the viewing she was in the wrong blouse".
+      if (hit.setting && !stated && mood(c) !== 0) continue
       const entry = byAspect.get(hit.aspect) ?? { evidence: [], phrases: [] }
-      const judged = Math.abs(score) >= SIGNAL
-      entry.evidence.push({ score: judged ? score : prior(rating), weight: judged ? c.weight : c.weight / 2 })
+      const weight = stated ? c.weight : c.weight / 2
+      // Facts (a setting, an amount) judge nothing, so neither the context nor the stars make them praise.
+      const unstated = fact || hit.setting ? 0 : implied(clauses, k) || prior(rating)
+      entry.evidence.push({ score: stated ? score : unstated, weight })
       entry.phrases.push(phraseOf(c, hit, strongest))
       byAspect.set(hit.aspect, entry)
     }
-  }
+  })
   return [...byAspect].map(([id, { evidence, phrases }]) => {
     const score = round(evidence.reduce((a, e) => a + e.score * e.weight, 0) / evidence.reduce((a, e) => a + e.weight, 0))
     const sentiment = polarityOf(evidence)
@@ -186,11 +239,16 @@ function trim(tokens: Token[]): Token[] {
 }
 
 /** Staff and services get the judgement of the clauses that name them. */
-function entityScores(clauses: ScoredClause[], review: Review, mentions: MentionIndex) {
+function entityScores(scored: ScoredClause[][], sentences: Sentence[], review: Review, mentions: MentionIndex) {
   const technicians = new Map<string, number[]>()
   const services = new Map<string, number[]>()
   const named = review.mentions.technicians.length + review.mentions.services.length > 0
-  for (const c of named ? clauses : []) {
+  // Only the clauses of sentences that name someone are searched: detection is the costly part.
+  const naming = (i: number) => {
+    const found = mentions.detect(sentences[i]!.text)
+    return found.technicians.length + found.services.length > 0
+  }
+  for (const c of named ? scored.flatMap((clauses, i) => (clauses.length === 1 || naming(i) ? clauses : [])) : []) {
     const found = mentions.detect(c.text)
     if (!found.technicians.length && !found.services.length) continue
     const s = clauseScore(c)

@@ -31,10 +31,11 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'aloof', 'indifferent', 'uninterested', 'detached', 'robotic', 'mechanical', 'going through the motions',
         'unkind', 'callous', 'insensitive', 'rude', 'dismissive', 'uncaring', 'heartless', 'curt', 'brusque',
         'condescending', 'impatient', 'tender', 'tenderness', 'loving', 'lovingly', 'graciously', 'rolled her eyes',
-        'rolled his eyes', 'rolled their eyes', 'eye roll', 'apologized', 'apology', 'checked his watch', 'checked her watch'
+        'rolled his eyes', 'rolled their eyes', 'eye roll', 'apologized', 'apology', 'checked his watch', 'checked her watch',
+        'sensitivity', 'insensitivity', 'made me feel'
       ],
       positive: ['kind', 'compassionate', 'caring', 'gentle', 'gently', 'warm', 'patient', 'patiently', 'sympathetic', 'supportive', 'thoughtful', 'gracious', 'tender', 'loving', 'lovingly', 'sweet', 'comforting', 'understanding'],
-      negative: ['cold', 'callous', 'unkind', 'insensitive', 'rude', 'dismissive', 'uncaring', 'heartless', 'curt', 'brusque', 'condescending', 'impatient', 'rushed', 'rush', 'judged', 'judging', 'belittled', 'shamed']
+      negative: ['cold', 'callous', 'unkind', 'insensitive', 'rude', 'dismissive', 'uncaring', 'heartless', 'curt', 'brusque', 'condescending', 'impatient', 'rushed', 'rush', 'judged', 'judging', 'belittled', 'shamed', 'flinched', 'distracted', 'aloof', 'indifferent', 'uninterested', 'detached', 'robotic', 'mechanical']
     },
     {
       id: 'communication',
@@ -52,7 +53,7 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'phone calls', 'emails', 'texts', 'answered all', 'returned every', 'heads up', 'notified', 'updates',
         'explained everything', 'explained each', 'explained every', 'had to call', 'have to call', 'had to chase',
         'had to keep calling', 'had to ask', 'had to track', 'had to hunt', 'step by step', 'what to expect',
-        'what would happen', 'what happens'
+        'what would happen', 'what happens', 'customer service', 'warned us', 'warned me', 'warn us'
       ],
       positive: ['responsive', 'clear', 'clearly', 'informed', 'explained'],
       negative: ['unresponsive', 'ignored', 'confusing', 'unclear', 'miscommunication', 'voicemail']
@@ -72,7 +73,7 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'misplaced', 'mislabeled', 'wrong name', 'lost the', 'lost his', 'lost her', 'mixed up', 'outfit', 'clothes',
         'clothing', 'blouse', 'glasses', 'jewelry', 'wrong blouse', 'wrong clothes', 'job with', 'did a beautiful job',
         'did a wonderful job', 'did an amazing job', 'did a great job', 'careful work', 'such careful', 'wrapped him',
-        'wrapped her', 'with dignity'
+        'wrapped her', 'with dignity', 'spelled wrong', 'properly', 'respectfully'
       ],
       positive: ['professional', 'dignified', 'respectful', 'organized', 'organised', 'thorough', 'competent', 'efficient', 'meticulous', 'seamless', 'seamlessly', 'smoothly', 'flawless', 'flawlessly', 'impeccable', 'polished', 'natural', 'peaceful'],
       negative: ['unprofessional', 'sloppy', 'disorganized', 'disorganised', 'careless', 'mistake', 'error', 'incompetent', 'mix-up', 'mixup', 'wrong', 'lost', 'misplaced', 'mislabeled']
@@ -88,9 +89,10 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'upselling', 'upsold', 'pushy', 'package', 'payment', 'refund', 'deposit', 'dollar', 'overpriced', 'overcharge',
         'overcharged', 'afford', 'pay', 'paid', 'financing', 'discount', 'transparent', 'transparency', 'worth every penny',
         'hidden fee', 'surprise', 'markup', 'pricey', 'costly', 'estimate', 'charged', 'waived', 'pressure', 'pressured',
-        'sales pitch', 'being sold', '$', 'payment plan', 'prices', 'costs', 'fees', 'charges', 'expense', 'expenses'
+        'sales pitch', 'being sold', '$', 'payment plan', 'prices', 'costs', 'fees', 'charges', 'expense', 'expenses',
+        'upgrade', 'upgrades'
       ],
-      positive: ['affordable', 'reasonable', 'fair', 'transparent', 'upfront', 'itemized', 'honest', 'discount', 'waived', 'cheaper', 'cheap', 'inexpensive', 'bargain', 'worth', 'value', 'exactly'],
+      positive: ['affordable', 'reasonable', 'fair', 'transparent', 'upfront', 'itemized', 'honest', 'discount', 'waived', 'cheaper', 'cheap', 'inexpensive', 'bargain', 'worth', 'value', 'exactly', 'less', 'lower', 'lowest', 'below', 'under'],
       negative: ['expensive', 'overpriced', 'overcharged', 'overcharge', 'pushy', 'upsell', 'upselling', 'upsold', 'hidden', 'surprise', 'steep', 'exorbitant', 'pricey', 'costly', 'markup', 'extra', 'high', 'pressure', 'pressured', 'double', 'doubled', 'twice', 'padded', 'inflated']
     },
     {
@@ -110,8 +112,8 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'swiftly', 'took weeks', 'same day', 'next day', 'within the hour', 'within an hour', 'turnaround',
         'hours later', 'days later', 'weeks later', 'on schedule', 'behind schedule'
       ],
-      positive: ['quick', 'quickly', 'fast', 'prompt', 'promptly', 'timely', 'punctual', 'immediately', 'swift', 'swiftly', 'early', 'on time', 'within'],
-      negative: ['late', 'delay', 'delayed', 'slow', 'slowly', 'forever', 'overdue', 'long', 'wait', 'waiting', 'behind', 'finally', 'still', 'supposed']
+      positive: ['quick', 'quickly', 'fast', 'prompt', 'promptly', 'timely', 'punctual', 'immediately', 'swift', 'swiftly', 'early', 'on time', 'within', 'right on time', 'ahead of schedule', 'in no time', 'on schedule', 'arrived on time'],
+      negative: ['late', 'delay', 'delayed', 'slow', 'slowly', 'forever', 'overdue', 'long', 'wait', 'waiting', 'behind', 'finally', 'supposed', 'behind schedule', 'took so long', 'showed up late', 'arrived late']
     },
     {
       id: 'facilities',
@@ -123,7 +125,8 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'wheelchair', 'ramp', 'lighting', 'decor', 'grounds', 'garden', 'property', 'hall', 'temperature',
         'stuffy', 'cramped', 'spotless', 'spacious', 'renovated', 'renovation', 'carpet', 'furniture', 'sound system', 'heat',
         'heating', 'visitation room', 'reception room', 'viewing room', 'fireplace', 'windows', 'degrees', 'thermostat',
-        'parking spaces', 'entrance', 'stairs', 'elevator', 'pews', 'family room', 'the room was', 'rooms were'
+        'parking spaces', 'entrance', 'stairs', 'elevator', 'pews', 'family room', 'the room was', 'rooms were',
+        'arrangement room', 'side room'
       ],
       positive: ['clean', 'spotless', 'spacious', 'comfortable', 'renovated', 'accessible', 'cozy', 'elegant', 'immaculate', 'bright', 'quiet', 'cool'],
       negative: ['dirty', 'cramped', 'hot', 'stuffy', 'small', 'tiny', 'shabby', 'dated', 'worn', 'broken', 'cold', 'crowded', 'dark', 'smelly', 'noisy', 'freezing', 'chilly', 'sweltering', 'wet', 'soaking', 'muddy', 'leaking', 'leaky']
@@ -139,7 +142,8 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'headstone', 'documents', 'document', 'filing', 'filed', 'typo', 'misspelled', 'spelled', 'newspaper',
         'took care of everything', 'handled everything', 'death certificates', 'permits', 'on file', 'prearranged',
         'pre-arranged', 'preplanned', 'pre-planned', 'options', 'choices', 'removal', 'picked him up', 'picked her up',
-        'picked up dad', 'picked up mom', 'brought him', 'brought her', 'coordinated with'
+        'picked up dad', 'picked up mom', 'brought him', 'brought her', 'coordinated with', 'preplan', 'pre-plan',
+        'preplanning', 'pre-planning', 'prearrangement', 'pre-arrangement'
       ],
       positive: ['organized', 'easy', 'handled'],
       negative: ['misspelled', 'typo', 'lost', 'wrong', 'missing', 'forgot', 'forgotten']
@@ -155,10 +159,10 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
         'memorial service', 'graveside service', 'committal service', 'the service', 'celebration of life', 'speaker',
         'microphone', 'slide show', 'photos', 'bagpipe', 'bagpiper', 'singer', 'organist', 'homily', 'sermon',
         'readings', 'the memorial', 'graveside', 'recording', 'military honors', 'bugler', 'webcast', 'streamed',
-        'livestreamed', 'zoom'
+        'livestreamed', 'zoom', "'s service", "'s memorial", "'s funeral", 'funeral mass'
       ],
       positive: ['moving', 'touching', 'meaningful', 'personal', 'personalized', 'heartfelt', 'fitting'],
-      negative: ['impersonal', 'generic', 'template', 'glitch', 'glitchy', 'cut', 'froze', 'dropped', 'wrong']
+      negative: ['impersonal', 'generic', 'template', 'glitch', 'glitchy', 'cut', 'froze', 'frozen', 'freeze', 'dropped', 'wrong']
     }
   ],
   turnaround: {

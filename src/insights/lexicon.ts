@@ -32,7 +32,10 @@ const DOMAIN: Record<string, number> = {
   disappointing: -2.5, disappointed: -2.5, unacceptable: -3, appalling: -3.5, disgraceful: -3.5, nightmare: -3,
   glitch: -1.5, froze: -1.5, helped: 1.5, recommend: 2, grateful: 3, thankful: 3, blessed: 2, blessing: 2.5,
   apologized: 1, apologize: 1, apology: 1, apologetic: 1, hurried: -2, hurry: -1.5, hurrying: -1.5, unanswered: -2, unreturned: -2, ignore: -2,
-  overlooked: -1.5, forgotten: -2, forgot: -2, missing: -1.5, unhelpful: -2.5, unorganized: -2.5, sorted: 1
+  overlooked: -1.5, forgotten: -2, forgot: -2, missing: -1.5, unhelpful: -2.5, unorganized: -2.5, sorted: 1,
+  gorgeous: 3, stellar: 3, correctly: 1.5, properly: 1.5, painless: 1.5, effortless: 1.5, impossible: -1.5,
+  unreliable: -2, disrespectful: -2.5, tacky: -1.5, hiccup: -1, gripe: -1.5, hassle: -1.5, shrug: -1, shrugged: -1,
+  sour: -1.5
 }
 
 export const NEGATORS = new Set(['not', 'no', 'never', 'nothing', 'nobody', 'none', 'neither', 'nor', 'without', 'hardly', 'barely', 'scarcely', 'cannot', 'nowhere', 'noone'])

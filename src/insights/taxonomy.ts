@@ -9,6 +9,8 @@ import { parseText, type Token } from './nlp.js'
 interface Term {
   aspect: string
   words: string[]
+  /** +1 or -1 when the phrase is also one of the aspect's cues ("on time", "behind schedule"). */
+  sign?: number
 }
 
 export interface CompiledTaxonomy {
@@ -32,17 +34,18 @@ export function compileTaxonomy(taxonomy: Taxonomy): CompiledTaxonomy {
   const byFirst = new Map<string, Term[]>()
   const cues = new Map<string, Map<string, number>>()
   for (const a of taxonomy.aspects) {
+    // Cues are single words; a phrase such as "on time" is matched as a term, not split into "on" and "time", and
+    // judges as a whole when it is among the cues too.
+    const cueWords = [...a.positive.map((w) => [words(w), 1] as const), ...a.negative.map((w) => [words(w), -1] as const)]
+    cues.set(a.id, new Map(cueWords.filter(([w]) => w.length === 1).map(([w, sign]) => [w[0]!, sign])))
+    const phraseSign = new Map(cueWords.filter(([w]) => w.length > 1).map(([w, sign]) => [w.join(' '), sign]))
     for (const t of a.terms) {
-      const term = { aspect: a.id, words: words(t) }
+      const term: Term = { aspect: a.id, words: words(t) }
       if (term.words.length === 0) continue
+      const sign = phraseSign.get(term.words.join(' '))
+      if (sign) term.sign = sign
       byFirst.set(term.words[0]!, [...(byFirst.get(term.words[0]!) ?? []), term])
     }
-    // Cues are single words; a phrase such as "on time" is matched as a term, not split into "on" and "time".
-    const m = new Map<string, number>()
-    const single = (phrase: string) => words(phrase).length === 1
-    for (const w of a.positive.filter(single)) m.set(words(w)[0]!, 1)
-    for (const w of a.negative.filter(single)) m.set(words(w)[0]!, -1)
-    cues.set(a.id, m)
   }
   for (const list of byFirst.values()) list.sort((x, y) => y.words.length - x.words.length)
   const turnaroundSubject = new Set((taxonomy.turnaround?.subject ?? []).flatMap(words))
@@ -54,6 +57,13 @@ export interface TermHit {
   aspect: string
   start: number
   end: number
+  /**
+   * Named as the place of what the clause says ("sat with her in the family room"), or placed in time and space
+   * ("Mom's service was in the chapel at 11", "we held the memorial"): a fact, not a judgement.
+   */
+  setting?: boolean
+  /** The term is a cue phrase of its aspect and judges it ("on time"). */
+  sign?: number
 }
 
 const QUALIFIERS = new Set(['almost', 'about', 'nearly', 'over', 'under', 'around', 'just', 'only', 'barely', 'roughly', 'less', 'more', 'than'])
@@ -97,7 +107,9 @@ export function findTerms(tax: CompiledTaxonomy, tokens: readonly Token[], block
     for (const term of candidates) {
       const n = termAt(term, tokens, i, blocked)
       if (!n) continue
-      hits.push({ aspect: term.aspect, start: i, end: i + n })
+      const hit: TermHit = { aspect: term.aspect, start: i, end: i + n }
+      if (term.sign) hit.sign = term.sign
+      hits.push(hit)
       i += n - 1
       break
     }

@@ -1,0 +1,66 @@
+/** Clause structure of a sentence: where one point of view ends and the next begins, and praise that is irony. */
+import type { Token } from './nlp.js'
+
+export const CONTRAST = new Set(['but', 'however', 'although', 'though', 'yet', 'except', 'whereas', 'nevertheless', 'nonetheless', 'unfortunately', 'sadly'])
+const EXCEPTING = new Set(['anything', 'nothing', 'everything', 'anyone', 'everyone', 'all', 'none'])
+const HARD_STOPS = new Set([';', ':', '—', '–', '(', ')', '…'])
+
+/** Clauses of a sentence, each with the stop that opened it. */
+export function splitClauses(tokens: readonly Token[]): { tokens: Token[]; after: string | null }[] {
+  const parts: { tokens: Token[]; after: string | null }[] = [{ tokens: [], after: null }]
+  tokens.forEach((t, i) => {
+    const current = parts.at(-1)!.tokens
+    if (HARD_STOPS.has(t.lower)) {
+      if (current.length) parts.push({ tokens: [], after: t.lower })
+      return
+    }
+    // A contrast word opens a new clause ("kind, but the bill was a mess"), unless it begins the sentence, is an
+    // afterthought before a comma ("the eulogy, though, sounded canned", "a beautiful job though, I'll give him that")
+    // or means "except" ("never called him anything but Bob").
+    if (CONTRAST.has(t.lower) && current.some((x) => x.pos !== 'PUNCT') && tokens[i + 1]?.lower !== ',' && !EXCEPTING.has(tokens[i - 1]?.lower ?? '')) {
+      parts.push({ tokens: [t], after: t.lower })
+    } else current.push(t)
+    // A comma before a new subject and its verb ends a clause: "the building is fine, and the price was fair".
+    if (t.lower === ',' && newSubject(tokens, i + 1)) parts.push({ tokens: [], after: ',' })
+  })
+  return parts.filter((p) => p.tokens.some((t) => t.pos !== 'PUNCT'))
+}
+
+const SUBJECT = new Set(['NOUN', 'PROPN', 'PRON'])
+const NOUN_PHRASE = new Set(['DET', 'PRON', 'PROPN', 'NOUN', 'ADJ', 'NUM', 'PART'])
+/** Relative pronouns and subordinators open a clause that belongs to the one before ("..., which was amazing"). */
+const DEPENDENT = new Set(['which', 'who', 'whom', 'whose', 'that', 'where', 'when', 'while', 'if', 'because', 'as', 'since'])
+
+/** Whether a subject and its verb start at `from` (after "and", "so" or "or"). */
+function newSubject(tokens: readonly Token[], from: number): boolean {
+  const start = ['and', 'so', 'or'].includes(tokens[from]?.lower ?? '') ? from + 1 : from
+  let subject = false
+  for (let k = start; k < start + 5 && k < tokens.length; k++) {
+    const t = tokens[k]!
+    if (t.pos === 'AUX' || t.pos === 'VERB') return subject
+    if (!NOUN_PHRASE.has(t.pos) || DEPENDENT.has(t.lower)) return false
+    subject ||= SUBJECT.has(t.pos)
+  }
+  return false
+}
+
+const RELISH = new Set(['love', 'appreciate', 'enjoy', 'adore'])
+const IRONY_MARKERS = new Set(['such', 'wow', 'bravo', 'clearly'])
+
+/**
+ * Praise that is irony when the review is bad: relishing an ordeal ("Love being charged a coordination fee", "Really
+ * loved spending my lunch breaks on hold"), congratulating a failure ("Great job losing the order"), or a short
+ * exclamation with a marker of irony ("Such sensitivity.", "Money well spent, clearly.").
+ */
+export function ironic(tokens: readonly Token[]): boolean {
+  const gerund = (t: Token | undefined) => t?.pos === 'VERB' && t.lower.endsWith('ing')
+  const construed = tokens.some((t, i) => {
+    const next = tokens[i + 1]
+    const relish = RELISH.has(t.lemma) && (next?.lower === 'being' || gerund(next))
+    const congratulate = t.lower === 'job' && ['great', 'good', 'nice'].includes(tokens[i - 1]?.lower ?? '') && gerund(next)
+    return relish || congratulate
+  })
+  const words = tokens.filter((t) => t.pos !== 'PUNCT')
+  return construed || (words.length <= 6 && words.some((t) => IRONY_MARKERS.has(t.lower)))
+}
+
