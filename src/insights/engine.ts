@@ -32,19 +32,20 @@ export class InsightsEngine {
   /** `reviews` newest first, as published; `generatedAt` is when they last changed. */
   compute(reviews: readonly Review[], rating: AggregateRating, generatedAt: string): InsightsDocument {
     const works = reviews.map((r) => this.work(r))
-    this.cache = new Map(reviews.map((r, i) => [r.id, { updatedAt: r.updated_at, work: works[i]! }]))
+    // Kept in place; rebuilt only when reviews went away, so one new review does not copy 100,000 entries.
+    if (this.cache.size > reviews.length) this.cache = new Map(reviews.map((r, i) => [r.id, { updatedAt: r.updated_at, work: works[i]! }]))
     const taxonomy = this.ctx.taxonomy.source
     const stats = aspectStats(taxonomy.aspects, works)
     const people = entities(this.business, works)
     const time = temporal(works)
     const label = (l: string) => works.filter((w) => w.analysis.sentiment.label === l).length
-    const dates = works.map((w) => w.date).sort()
+    const { earliest, latest } = dateRange(works)
     return {
       version: INSIGHTS_VERSION,
       generated_at: generatedAt,
       model: MODEL,
       review_count: works.length,
-      date_range: { earliest: dates[0] ?? null, latest: dates.at(-1) ?? null },
+      date_range: { earliest, latest },
       overall_sentiment: {
         score: round3(mean(works.map((w) => w.analysis.sentiment.score))),
         positive_pct: pct(label('positive'), works.length),
@@ -64,6 +65,19 @@ export class InsightsEngine {
 
   private work(review: Review): ReviewWork {
     const hit = this.cache.get(review.id)
-    return hit && hit.updatedAt === review.updated_at ? hit.work : analyzeReview(review, this.ctx)
+    if (hit && hit.updatedAt === review.updated_at) return hit.work
+    const work = analyzeReview(review, this.ctx)
+    this.cache.set(review.id, { updatedAt: review.updated_at, work })
+    return work
   }
+}
+
+function dateRange(works: readonly ReviewWork[]): { earliest: string | null; latest: string | null } {
+  let earliest: string | null = null
+  let latest: string | null = null
+  for (const { date } of works) {
+    if (earliest === null || date < earliest) earliest = date
+    if (latest === null || date > latest) latest = date
+  }
+  return { earliest, latest }
 }

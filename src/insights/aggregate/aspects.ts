@@ -10,50 +10,85 @@ export interface AspectStats {
   /** Most used phrasings in reviews positive / negative about the aspect. */
   praise: string[]
   complaints: string[]
+  /** The reviews most positive / negative about it, strongest first (at most 5: what is cited). */
   positiveIds: string[]
   negativeIds: string[]
 }
 
-interface Mention {
-  w: ReviewWork
-  a: ReviewAnalysis['aspects'][number]
-}
+/** Example and cited reviews per polarity: the FAQ cites at most 4, the aspect lists 3 and 2. */
+const TOP = 5
 
-/** Every aspect's statistics from one pass over the reviews. */
-export function aspectStats(defs: readonly AspectDefinition[], works: readonly ReviewWork[]): AspectStats[] {
-  const byAspect = new Map<string, Mention[]>(defs.map((d) => [d.id, []]))
-  for (const w of works) for (const a of w.analysis.aspects) byAspect.get(a.id)?.push({ w, a })
-  return defs.map((def) => statsOf(def, byAspect.get(def.id)!))
-}
+/** The few strongest mentions, kept while scanning: strongest first, then by review id (deterministic). */
+class Strongest {
+  readonly items: { w: ReviewWork; strength: number }[] = []
 
-function statsOf(def: AspectDefinition, mentions: Mention[]): AspectStats {
-  const count = { positive: 0, negative: 0, neutral: 0, mixed: 0 }
-  let scoreSum = 0
-  for (const m of mentions) {
-    count[m.a.sentiment]++
-    scoreSum += m.a.score
+  offer(w: ReviewWork, strength: number): void {
+    const items = this.items
+    if (items.length === TOP && !before(w, strength, items[TOP - 1]!)) return
+    let i = items.length
+    while (i > 0 && before(w, strength, items[i - 1]!)) i--
+    items.splice(i, 0, { w, strength })
+    if (items.length > TOP) items.pop()
   }
-  const positives = mentions.filter((m) => m.a.sentiment === 'positive').sort((x, y) => y.a.score - x.a.score || byId(x.w, y.w))
-  const negatives = mentions.filter((m) => m.a.sentiment === 'negative').sort((x, y) => x.a.score - y.a.score || byId(x.w, y.w))
-  const phrases = countPhrases(def.id, mentions)
-  const phrasesOf = (polarity: Polarity | null) => topPhrases(phrases, polarity, 5)
+
+  ids(): string[] {
+    return this.items.map((x) => x.w.id)
+  }
+}
+
+const before = (w: ReviewWork, strength: number, other: { w: ReviewWork; strength: number }) =>
+  strength > other.strength || (strength === other.strength && byId(w, other.w) < 0)
+
+interface Accumulator {
+  count: Record<ReviewAnalysis['aspects'][number]['sentiment'], number>
+  mentions: number
+  scoreSum: number
+  positives: Strongest
+  negatives: Strongest
+  phrases: Map<string, PhraseCount>
+}
+
+/** Every aspect's statistics from one pass over the reviews (100,000 reviews: one pass, no sorting of them). */
+export function aspectStats(defs: readonly AspectDefinition[], works: readonly ReviewWork[]): AspectStats[] {
+  const acc = new Map<string, Accumulator>(
+    defs.map((d) => [d.id, { count: { positive: 0, negative: 0, neutral: 0, mixed: 0 }, mentions: 0, scoreSum: 0, positives: new Strongest(), negatives: new Strongest(), phrases: new Map() }])
+  )
+  for (const w of works) {
+    for (const a of w.analysis.aspects) {
+      const x = acc.get(a.id)
+      if (!x) continue
+      x.count[a.sentiment]++
+      x.mentions++
+      x.scoreSum += a.score
+      if (a.sentiment === 'positive') x.positives.offer(w, a.score)
+      else if (a.sentiment === 'negative') x.negatives.offer(w, -a.score)
+    }
+    countPhrases(w, acc)
+  }
+  return defs.map((def) => statsOf(def, acc.get(def.id)!))
+}
+
+function statsOf(def: AspectDefinition, x: Accumulator): AspectStats {
+  const phrasesOf = (polarity: Polarity | null) => topPhrases(x.phrases, polarity, 5)
+  const positiveIds = x.positives.ids()
+  const negativeIds = x.negatives.ids()
   return {
     insight: {
       id: def.id,
       label: def.label,
-      mention_count: mentions.length,
-      positive_count: count.positive,
-      neutral_count: count.neutral + count.mixed,
-      negative_count: count.negative,
-      positive_pct: pct(count.positive, mentions.length),
-      score: round3(mentions.length ? scoreSum / mentions.length : 0),
+      mention_count: x.mentions,
+      positive_count: x.count.positive,
+      neutral_count: x.count.neutral + x.count.mixed,
+      negative_count: x.count.negative,
+      positive_pct: pct(x.count.positive, x.mentions),
+      score: round3(x.mentions ? x.scoreSum / x.mentions : 0),
       top_phrases: phrasesOf(null),
-      example_review_ids: [...positives.slice(0, 3), ...negatives.slice(0, 2)].map((m) => m.w.id)
+      example_review_ids: [...positiveIds.slice(0, 3), ...negativeIds.slice(0, 2)]
     },
     praise: phrasesOf('positive'),
     complaints: phrasesOf('negative'),
-    positiveIds: positives.map((m) => m.w.id),
-    negativeIds: negatives.map((m) => m.w.id)
+    positiveIds,
+    negativeIds
   }
 }
 
@@ -69,21 +104,19 @@ interface PhraseCount {
   surfaces: Map<string, number>
 }
 
-/** One pass: how often each phrasing (by its content words) is used about the aspect, overall and by polarity. */
-function countPhrases(aspect: string, mentions: readonly Mention[]): Map<string, PhraseCount> {
-  const byKey = new Map<string, PhraseCount>()
-  for (const m of mentions) {
-    for (const u of m.w.phrases) {
-      if (u.aspect !== aspect || !u.key) continue
-      let e = byKey.get(u.key)
-      if (!e) byKey.set(u.key, (e = { count: 0, positive: 0, negative: 0, judged: u.judged, surfaces: new Map() }))
-      e.count++
-      if (m.a.sentiment === 'positive') e.positive++
-      else if (m.a.sentiment === 'negative') e.negative++
-      e.surfaces.set(u.surface, (e.surfaces.get(u.surface) ?? 0) + 1)
-    }
+/** How often each phrasing (by its content words) is used about each aspect, overall and by the review's polarity. */
+function countPhrases(w: ReviewWork, acc: Map<string, Accumulator>): void {
+  for (const u of w.phrases) {
+    const x = acc.get(u.aspect)
+    const sentiment = w.analysis.aspects.find((a) => a.id === u.aspect)?.sentiment
+    if (!x || !sentiment || !u.key) continue
+    let e = x.phrases.get(u.key)
+    if (!e) x.phrases.set(u.key, (e = { count: 0, positive: 0, negative: 0, judged: u.judged, surfaces: new Map() }))
+    e.count++
+    if (sentiment === 'positive') e.positive++
+    else if (sentiment === 'negative') e.negative++
+    e.surfaces.set(u.surface, (e.surfaces.get(u.surface) ?? 0) + 1)
   }
-  return byKey
 }
 
 /**

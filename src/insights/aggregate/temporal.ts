@@ -1,6 +1,6 @@
 import type { InsightsDocument } from '../../domain/index.js'
 import type { ReviewWork } from '../analyze.js'
-import { mean, round2, round3 } from './numbers.js'
+import { round2, round3 } from './numbers.js'
 
 type Temporal = InsightsDocument['temporal']
 
@@ -9,21 +9,18 @@ const TREND_MONTHS = 24
 const TREND_THRESHOLD = 0.1
 
 export function temporal(works: readonly ReviewWork[]): Temporal {
-  const months = new Map<string, ReviewWork[]>()
+  const months = new Map<string, { n: number; ratings: number; scores: number }>()
   for (const w of works) {
     const key = w.date.slice(0, 7)
-    const list = months.get(key)
-    if (list) list.push(w)
-    else months.set(key, [w])
+    const m = months.get(key) ?? { n: 0, ratings: 0, scores: 0 }
+    if (m.n === 0) months.set(key, m)
+    m.n++
+    m.ratings += w.rating
+    m.scores += w.analysis.sentiment.score
   }
   const monthly = [...months]
     .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([month, ws]) => ({
-      month,
-      review_count: ws.length,
-      avg_rating: round2(mean(ws.map((w) => w.rating))),
-      score: round3(mean(ws.map((w) => w.analysis.sentiment.score)))
-    }))
+    .map(([month, m]) => ({ month, review_count: m.n, avg_rating: round2(m.ratings / m.n), score: round3(m.scores / m.n) }))
   return { monthly, trend: trend(monthly) }
 }
 
