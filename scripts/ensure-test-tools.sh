@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian tools the test suite calls, if any is missing: jing (Atom RELAX NG), xmllint (libxml2-utils)
-# a real feed consumer (python3-feedparser) and openssl (the WebSub tests make their own CA). Run by `npm test`, so one
+# a real feed consumer (python3-feedparser), openssl (the WebSub tests make their own CA) and Chromium (the browser
+# tests drive it with playwright-core; playwright's own browser download cannot work here). Run by `npm test`, so one
 # command tests a fresh machine.
 set -euo pipefail
 need=()
@@ -8,6 +9,7 @@ command -v jing >/dev/null || need+=(jing)
 command -v xmllint >/dev/null || need+=(libxml2-utils)
 /usr/bin/python3 -c 'import feedparser' 2>/dev/null || need+=(python3-feedparser)
 command -v openssl >/dev/null || need+=(openssl)
+[ -x /usr/bin/chromium ] || need+=(chromium)
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "installing test tools: ${need[*]}"
 sudo=""

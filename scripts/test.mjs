@@ -18,7 +18,7 @@ const files = only.length ? only : [...findTests('src'), ...findTests('test')].s
 
 const tools = spawnSync('bash', ['scripts/ensure-test-tools.sh'], { stdio: 'inherit' })
 if (tools.status !== 0) {
-  console.error('could not install the system tools the tests need (jing, libxml2-utils, python3-feedparser, openssl)')
+  console.error('could not install the system tools the tests need (jing, libxml2-utils, python3-feedparser, openssl, chromium)')
   process.exit(1)
 }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { InsightsDocument } from '../src/domain/index.js'
 import { openStore } from '../src/store/index.js'
-import { business, dataset, review } from './helpers/fixtures.js'
+import { dataset, plumberBusiness, review } from './helpers/fixtures.js'
 import { get } from './helpers/http.js'
 import { startTestService, type TestService } from './helpers/service.js'
 
@@ -93,22 +93,7 @@ describe('determinism', () => {
 
 describe('a business with its own taxonomy', () => {
   let s: TestService
-  const plumber = business({
-    id: 'copper-pipe',
-    name: 'Copper Pipe Plumbing',
-    category: 'Plumber',
-    technicians: [{ name: 'Gaspard Lemieux', role: 'Master plumber', aliases: ['Gus'] }],
-    services: [{ id: 'water-heater', name: 'Water Heater Repair', description: null, aliases: ['water heater'] }],
-    taxonomy: {
-      aspects: [
-        { id: 'punctuality', label: 'Punctuality', terms: ['on time', 'late', 'arrived', 'showed up'], negative: ['late'], question: 'Do they show up on time?' },
-        { id: 'workmanship', label: 'Workmanship', terms: ['leak', 'fixed', 'repair', 'work'], negative: ['leak'], question: 'Is the work done right?' },
-        { id: 'pricing', label: 'Pricing', terms: ['price', 'quote', 'bill'], negative: ['expensive'], negated: 'praise', question: 'Is the price fair?' }
-      ],
-      turnaround: null,
-      staff_question: 'Who does the work?'
-    }
-  })
+  const plumber = plumberBusiness()
   before(async () => {
     s = await startTestService({
       data: dataset(

@@ -5,6 +5,7 @@ import { Taxonomy } from './insights.js'
 const Names = z.array(ShortText).max(30).default([])
 
 export const Weekday = z.enum(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'])
+export type Weekday = z.output<typeof Weekday>
 const ClockTime = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'must be a time HH:MM')
 
 export const OpeningHours = z.object({ day: Weekday, opens: ClockTime, closes: ClockTime })

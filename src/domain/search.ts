@@ -52,3 +52,8 @@ export const SinceResult = z
   })
   .meta({ id: 'SinceResult' })
 export type SinceResult = z.output<typeof SinceResult>
+
+/** The all-reviews HTML list: which page (1-based); nothing else is accepted. */
+export const ReviewsPageParams = z.strictObject({
+  page: integerIn(1, 1_000_000).default(1).describe('Page of the newest-first list, 1-based.')
+})

@@ -12,6 +12,7 @@ import { ResponseCache } from './response-cache.js'
 import { RouteTable } from './route-table.js'
 import { datasetRoutes, staticRoute } from './routes/datasets.js'
 import { mcpRoutes } from './routes/mcp.js'
+import { pageRoutes } from './routes/pages.js'
 import { reviewRoutes } from './routes/reviews.js'
 import { websubRoutes, type HubLimits } from './routes/websub.js'
 
@@ -39,6 +40,7 @@ export async function buildHttpApp(o: HttpOptions): Promise<FastifyInstance> {
   installErrorHandling(app, o.logger, (url) => ctx.routes.allowed(url))
   datasetRoutes(ctx)
   reviewRoutes(ctx)
+  pageRoutes(ctx)
   mcpRoutes(ctx, o.mcp)
   await websubRoutes(ctx, o.hub, o.hubLimits)
   staticRoute(ctx, '/openapi.json', await represent(JSON.stringify(buildOpenApi(o.urls)), { contentType: 'application/json; charset=utf-8', lastModified: startedAt() }))

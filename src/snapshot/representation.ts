@@ -32,6 +32,8 @@ export interface RepresentOptions {
   /** Headers every variant carries, e.g. Link. */
   headers?: Record<string, string>
   cacheControl?: string
+  /** Request headers the body depends on; Accept-Encoding always. */
+  vary?: string
 }
 
 /** Bodies this small gain nothing from compression. */
@@ -77,7 +79,7 @@ function identity(content: string | Buffer, o: RepresentOptions) {
     ...o.headers,
     'cache-control': o.cacheControl ?? 'public, max-age=60',
     'last-modified': o.lastModified.toUTCString(),
-    vary: 'Accept-Encoding'
+    vary: o.vary ?? 'Accept-Encoding'
   }
   const variant = (encoding: Encoding, bytes: Buffer): Variant => {
     const etag = encoding === 'identity' ? `"${tag}"` : `"${tag}-${encoding}"`

@@ -29,6 +29,36 @@ export function business(overrides: Record<string, unknown> = {}) {
   }
 }
 
+/** A complete business file with nothing of a funeral home in it, and its own taxonomy: proves nothing is hard-coded. */
+export function plumberBusiness() {
+  return business({
+    id: 'copper-pipe',
+    name: 'Copper Pipe Plumbing',
+    category: 'Plumber',
+    description: 'Licensed plumbers for homes and small shops: leaks, water heaters and drains.',
+    url: 'https://copper-pipe.example',
+    telephone: '+1-555-0199',
+    email: 'jobs@copper-pipe.example',
+    address: { street: '88 Foundry Road', locality: 'Millbrook', region: 'WA', postal_code: '98001', country: 'US' },
+    hours: [
+      { day: 'monday', opens: '07:00', closes: '19:00' },
+      { day: 'saturday', opens: '08:00', closes: '12:00' }
+    ],
+    technicians: [{ name: 'Gaspard Lemieux', role: 'Master plumber', aliases: ['Gus'] }],
+    services: [{ id: 'water-heater', name: 'Water Heater Repair', description: null, aliases: ['water heater'] }],
+    service_areas: ['Millbrook', 'East Ridge'],
+    taxonomy: {
+      aspects: [
+        { id: 'punctuality', label: 'Punctuality', terms: ['on time', 'late', 'arrived', 'showed up'], negative: ['late'], question: 'Do they show up on time?' },
+        { id: 'workmanship', label: 'Workmanship', terms: ['leak', 'fixed', 'repair', 'work'], negative: ['leak'], question: 'Is the work done right?' },
+        { id: 'pricing', label: 'Pricing', terms: ['price', 'quote', 'bill'], negative: ['expensive'], negated: 'praise', question: 'Is the price fair?' }
+      ],
+      turnaround: null,
+      staff_question: 'Who does the work?'
+    }
+  })
+}
+
 let counter = 0
 
 /** One review; every field can be overridden. Ids sort in creation order. */

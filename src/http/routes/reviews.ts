@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { invalidRequest, SearchParams, ServiceError, SinceParams, toIssues, type Issue } from '../../domain/index.js'
+import { invalidRequest, SearchParams, SinceParams, toIssues, type Issue } from '../../domain/index.js'
 import { pageJson, reviewsSince, searchReviews, sinceJson } from '../../query/index.js'
 import { CONTENT_TYPES, representComputed, type Snapshot } from '../../snapshot/index.js'
 import { getRoute, type HttpContext } from '../context.js'
@@ -8,7 +8,7 @@ import { sendRepresentation } from '../send.js'
 
 const decodeSearch = queryDecoder(SearchParams)
 
-/** Search, since and single reviews: computed once per snapshot and request, then served like the datasets. */
+/** Search and since: computed once per snapshot and request, then served like the datasets. */
 export function reviewRoutes(ctx: HttpContext): void {
   const json = (snap: Snapshot, body: string) => representComputed(body, { contentType: CONTENT_TYPES.json, lastModified: snap.changedAt })
 
@@ -28,14 +28,6 @@ export function reviewRoutes(ctx: HttpContext): void {
     const rep = ctx.cache.getOrBuild(`since:${snap.version}:${date}`, () => json(snap, sinceJson(snap.index, reviewsSince(snap.index, { date }))))
     return sendRepresentation(req, reply, rep)
   })
-
-  getRoute(ctx, '/reviews/:id', (req, reply) => {
-    const snap = ctx.holder.current
-    const { id } = req.params as { id: string }
-    const position = snap.index.byId.get(id)
-    if (position === undefined) throw new ServiceError('not_found', `No published review has the id "${id}".`)
-    return sendRepresentation(req, reply, ctx.cache.getOrBuild(`review:${snap.version}:${id}`, () => json(snap, snap.index.json[position]!)))
-  })
 }
 
 /** Decodes a raw query string; problems only HTTP has (a repeated parameter) are reported with the schema's own. */
@@ -46,7 +38,7 @@ function searchInput(query: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** One 400 for everything wrong with a request: the HTTP-level issues plus whatever the schema finds. */
-function throwAll(issues: Issue[], schema: z.ZodType, input: unknown, message: string): never {
+export function throwAll(issues: Issue[], schema: z.ZodType, input: unknown, message: string): never {
   const rest = schema.safeParse(input)
   throw invalidRequest([...issues, ...(rest.success ? [] : toIssues(rest.error))], message)
 }

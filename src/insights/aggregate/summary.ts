@@ -27,7 +27,7 @@ export function summary(
   if (praised.length >= 2) {
     const [a, b] = praised
     sentences.push(
-      `Families most often praise ${a!.insight.label.toLowerCase()} (${a!.insight.positive_pct}% positive across ${a!.insight.mention_count} reviews) and ${b!.insight.label.toLowerCase()} (${b!.insight.positive_pct}% of ${b!.insight.mention_count}) ${cite([...a!.positiveIds.slice(0, 1), ...b!.positiveIds.slice(0, 1)])}.`
+      `Reviewers most often praise ${a!.insight.label.toLowerCase()} (${a!.insight.positive_pct}% positive across ${a!.insight.mention_count} reviews) and ${b!.insight.label.toLowerCase()} (${b!.insight.positive_pct}% of ${b!.insight.mention_count}) ${cite([...a!.positiveIds.slice(0, 1), ...b!.positiveIds.slice(0, 1)])}.`
     )
   }
   const staff = [...entities.technicians].filter((t) => t.mention_count > 0).sort((a, b) => b.mention_count - a.mention_count).slice(0, 2)

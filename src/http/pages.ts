@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Urls } from '../config/index.js'
+import { PAGE_STYLES, type SiteData } from '../pages/index.js'
+import { representComputed, type Representation, type Snapshot } from '../snapshot/index.js'
+import { getRoute, type HttpContext } from './context.js'
+import { sendRepresentation } from './send.js'
+
+export const HTML = 'text/html; charset=utf-8'
+
+/**
+ * Pages load nothing from elsewhere and run no script: the only style is the inline sheet (allowed by its hash),
+ * images are inline SVG. A page that needs more (the API reference) passes its own policy.
+ */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash('sha256').update(PAGE_STYLES).digest('base64')}'`,
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'"
+].join('; ')
+
+const siteCache = new WeakMap<Snapshot, SiteData>()
+
+/** The page-facing view of a snapshot, made once per snapshot. */
+export function siteData(snap: Snapshot, urls: Urls): SiteData {
+  let site = siteCache.get(snap)
+  if (!site) {
+    site = {
+      version: snap.version,
+      changedAt: snap.changedAt,
+      business: snap.business,
+      aggregate: snap.aggregate,
+      insights: snap.insights,
+      reviews: snap.index.reviews,
+      positionOf: snap.index.byId,
+      urls
+    }
+    siteCache.set(snap, site)
+  }
+  return site
+}
+
+export interface PageOptions {
+  /** Extra response headers (Link, a page's own Content-Security-Policy). */
+  headers?: Record<string, string>
+  contentType?: string
+  vary?: string
+}
+
+export function pageRepresentation(snap: Snapshot, body: string, o: PageOptions = {}): Representation {
+  const contentType = o.contentType ?? HTML
+  const security: Record<string, string> = contentType === HTML ? { 'content-security-policy': PAGE_CSP, 'referrer-policy': 'strict-origin-when-cross-origin' } : {}
+  return representComputed(body, { contentType, lastModified: snap.changedAt, headers: { ...security, ...o.headers }, vary: o.vary })
+}
+
+export interface PageSpec {
+  /** The cache key of the request's page; may throw a ServiceError (400) for a bad parameter. Default: the path. */
+  key?: (req: FastifyRequest) => string
+  /** Renders the page; may throw a ServiceError (404 for a page past the end). */
+  render: (site: SiteData, req: FastifyRequest) => string
+}
+
+/** A page rendered from the current snapshot on its first request and served from the cache until the data changes. */
+export function pageRoute(ctx: HttpContext, url: string, spec: PageSpec, o: PageOptions = {}): void {
+  getRoute(ctx, url, (req: FastifyRequest, reply: FastifyReply) => {
+    const snap = ctx.holder.current
+    const key = spec.key ? spec.key(req) : url
+    const rep = ctx.cache.getOrBuild(`page:${snap.version}:${key}`, () => pageRepresentation(snap, spec.render(siteData(snap, ctx.urls), req), o))
+    return sendRepresentation(req, reply, rep)
+  })
+}

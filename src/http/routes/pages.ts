@@ -1,0 +1,64 @@
+import { negotiate } from '@fastify/accept-negotiator'
+import type { FastifyRequest } from 'fastify'
+import { ReviewsPageParams, ServiceError } from '../../domain/index.js'
+import { renderHome, renderReviewPage, renderReviewsPage } from '../../pages/index.js'
+import { CONTENT_TYPES, representComputed, type Snapshot } from '../../snapshot/index.js'
+import { getRoute, type HttpContext } from '../context.js'
+import { pageRepresentation, pageRoute, siteData } from '../pages.js'
+import { queryDecoder } from '../query-decoding.js'
+import { sendRepresentation } from '../send.js'
+import { throwAll } from './reviews.js'
+
+const decodeListPage = queryDecoder(ReviewsPageParams)
+
+/** The human pages: the front page, the paged list of every review, and each review's permalink. */
+export function pageRoutes(ctx: HttpContext): void {
+  const { urls } = ctx
+  pageRoute(
+    ctx,
+    '/',
+    { key: () => 'home', render: renderHome },
+    {
+      headers: {
+        // RFC 8288 links so an agent finds the API description, the feeds and the hub without parsing HTML.
+        link: [
+          `<${urls.openapi}>; rel="service-desc"; type="application/json"`,
+          `<${urls.feedJson}>; rel="alternate"; type="application/feed+json"`,
+          `<${urls.feedAtom}>; rel="alternate"; type="application/atom+xml"`,
+          `<${urls.hub}>; rel="hub"`
+        ].join(', ')
+      }
+    }
+  )
+  pageRoute(ctx, '/reviews', { key: (req) => `reviews:${listPage(req)}`, render: (site, req) => renderReviewsPage(site, listPage(req)) })
+  getRoute(ctx, '/reviews/:id', (req, reply) => {
+    const snap = ctx.holder.current
+    const { id } = req.params as { id: string }
+    const position = snap.index.byId.get(id)
+    if (position === undefined) throw new ServiceError('not_found', `No published review has the id "${id}".`)
+    const kind = wantsHtml(req) ? 'html' : 'json'
+    const rep = ctx.cache.getOrBuild(`review:${snap.version}:${kind}:${id}`, () =>
+      kind === 'html' ? pageRepresentation(snap, renderReviewPage(siteData(snap, urls), position), NEGOTIATED) : reviewJson(snap, position)
+    )
+    return sendRepresentation(req, reply, rep)
+  })
+}
+
+/** A review's permalink answers browsers with its page and everyone else (curl, fetch, agents) with its JSON record. */
+const NEGOTIATED = { vary: 'Accept, Accept-Encoding' }
+
+function wantsHtml(req: FastifyRequest): boolean {
+  const accept = req.headers.accept
+  return accept !== undefined && negotiate(accept, ['application/json', 'text/html']) === 'text/html'
+}
+
+function reviewJson(snap: Snapshot, position: number) {
+  return representComputed(snap.index.json[position]!, { contentType: CONTENT_TYPES.json, lastModified: snap.changedAt, ...NEGOTIATED })
+}
+
+function listPage(req: FastifyRequest): number {
+  const { input, issues } = decodeListPage(req.query as Record<string, unknown>)
+  const parsed = ReviewsPageParams.safeParse(input)
+  if (issues.length || !parsed.success) throwAll(issues, ReviewsPageParams, input, 'The page parameter is invalid.')
+  return parsed.data.page
+}
