@@ -14,8 +14,8 @@ before(async () => {
 })
 after(() => s.stop())
 
-/** Every GET resource of the read API, with its content type. */
-const RESOURCES: [string, RegExp][] = [
+/** Every GET resource of the read API and the pages, with its content type (and Vary, when it is not Accept-Encoding alone). */
+const RESOURCES: [string, RegExp, string?][] = [
   ['/reviews.json', /^application\/json; charset=utf-8$/],
   ['/insights.json', /^application\/json; charset=utf-8$/],
   ['/api/feed.json', /^application\/feed\+json$/],
@@ -23,10 +23,12 @@ const RESOURCES: [string, RegExp][] = [
   ['/openapi.json', /^application\/json; charset=utf-8$/],
   ['/api/reviews/search?rating=5&limit=50', /^application\/json; charset=utf-8$/],
   ['/api/reviews/since/2024-03-01', /^application\/json; charset=utf-8$/],
-  ['/reviews/r001', /^application\/json; charset=utf-8$/]
+  ['/reviews/r001', /^application\/json; charset=utf-8$/, 'Accept, Accept-Encoding'],
+  ['/', /^text\/html; charset=utf-8$/],
+  ['/reviews?page=2', /^text\/html; charset=utf-8$/]
 ]
 
-for (const [path, type] of RESOURCES) {
+for (const [path, type, vary = 'Accept-Encoding'] of RESOURCES) {
   describe(`conditional GET, HEAD and compression: ${path}`, () => {
     const url = () => `${s.url}${path}`
 
@@ -37,7 +39,7 @@ for (const [path, type] of RESOURCES) {
       assert.match(String(res.headers.etag), /^"[^"]+"$/, 'strong ETag')
       assert.ok(!Number.isNaN(Date.parse(String(res.headers['last-modified']))))
       assert.equal(res.headers['cache-control'], 'public, max-age=60')
-      assert.equal(res.headers.vary, 'Accept-Encoding')
+      assert.equal(res.headers.vary, vary)
       assert.equal(res.headers['access-control-allow-origin'], '*')
       assert.match(String(res.headers['access-control-expose-headers']), /ETag/)
       assert.equal(Number(res.headers['content-length']), res.body.length)
@@ -51,7 +53,7 @@ for (const [path, type] of RESOURCES) {
         assert.equal(res.body.length, 0)
         assert.equal(res.headers.etag, headers.etag)
         assert.equal(res.headers['last-modified'], headers['last-modified'])
-        assert.equal(res.headers.vary, 'Accept-Encoding')
+        assert.equal(res.headers.vary, vary)
       }
       assert.equal((await get(url(), { 'if-none-match': '"something-else"' })).status, 200)
     })
