@@ -92,7 +92,7 @@ describe('the review list and permalinks', () => {
 
   test('a bad page parameter is a 400 with issues; a page past the end is a 404', async () => {
     for (const q of ['page=0', 'page=abc', 'page=1.5', 'page=1&page=2', 'sort=old']) {
-      const res = await html(`${s.url}/reviews?${q}`)
+      const res = await get(`${s.url}/reviews?${q}`)
       assert.equal(res.status, 400, q)
       assert.ok(res.json().issues.length > 0, q)
     }
@@ -156,3 +156,26 @@ describe('a business that is not a funeral home', () => {
 function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')
 }
+
+describe('errors for people', () => {
+  let s: TestService
+  before(async () => (s = await startTestService({ data: dataset([review({ id: 'e1' })]) })))
+  after(() => s.stop())
+
+  test('a browser gets a readable error page with the same status; API clients and API paths keep JSON', async () => {
+    for (const [path, status] of [['/reviews/missing', 404], ['/no/such/page', 404], ['/reviews?page=0', 400]] as const) {
+      const page = await html(`${s.url}${path}`)
+      assert.equal(page.status, status, path)
+      assert.equal(page.headers['content-type'], 'text/html; charset=utf-8', path)
+      assert.match(page.text, /<h1>(Page not found|This request cannot be answered)<\/h1>/)
+      assert.match(page.text, /href="\/">Go to the front page<\/a>/)
+      const api = await get(`${s.url}${path}`)
+      assert.equal(api.status, status)
+      assert.equal(api.json().error, status === 404 ? 'not_found' : 'invalid_request')
+    }
+    const search = await html(`${s.url}/api/reviews/search?rating=9`)
+    assert.equal(search.status, 400)
+    assert.ok(search.json().issues.length)
+    assert.equal((await html(`${s.url}/missing.json`)).headers['content-type'], 'application/json; charset=utf-8')
+  })
+})

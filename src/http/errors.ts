@@ -1,9 +1,27 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Logger } from 'pino'
 import { ServiceError, type ErrorBody, type ErrorCode } from '../domain/index.js'
+import { renderErrorPage } from '../pages/index.js'
 import { COMMON_HEADERS } from '../snapshot/index.js'
+import { prefersHtml } from './negotiation.js'
+import { HTML, PAGE_CSP } from './pages.js'
+
+/** Everything but the API, the datasets, the feeds and /mcp is a page for people; those keep their JSON errors. */
+function isPagePath(url: string): boolean {
+  const path = url.split('?')[0]!
+  return !path.startsWith('/api/') && path !== '/mcp' && !/\.(?:json|xml|txt)$/.test(path)
+}
+
+/** A browser that lands on a bad address gets a page it can read, with the same status. */
+function sendErrorPage(reply: FastifyReply, error: ServiceError, headers: Record<string, string>): FastifyReply {
+  return reply
+    .code(error.status)
+    .headers({ ...COMMON_HEADERS, ...headers, 'cache-control': 'no-store', 'content-type': HTML, 'content-security-policy': PAGE_CSP, vary: 'Accept' })
+    .send(renderErrorPage(error.status, error.message, (error.issues ?? []).map((i) => i.message)))
+}
 
 export function sendError(reply: FastifyReply, error: ServiceError, headers: Record<string, string> = {}): FastifyReply {
+  if (isPagePath(reply.request.url) && prefersHtml(reply.request)) return sendErrorPage(reply, error, headers)
   return reply
     .code(error.status)
     .headers({ ...COMMON_HEADERS, ...headers, 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' })

@@ -1,9 +1,9 @@
-import { negotiate } from '@fastify/accept-negotiator'
 import type { FastifyRequest } from 'fastify'
 import { ReviewsPageParams, ServiceError } from '../../domain/index.js'
 import { renderHome, renderReviewPage, renderReviewsPage } from '../../pages/index.js'
 import { CONTENT_TYPES, representComputed, type Snapshot } from '../../snapshot/index.js'
 import { getRoute, type HttpContext } from '../context.js'
+import { prefersHtml } from '../negotiation.js'
 import { pageRepresentation, pageRoute, siteData } from '../pages.js'
 import { queryDecoder } from '../query-decoding.js'
 import { sendRepresentation } from '../send.js'
@@ -36,7 +36,7 @@ export function pageRoutes(ctx: HttpContext): void {
     const { id } = req.params as { id: string }
     const position = snap.index.byId.get(id)
     if (position === undefined) throw new ServiceError('not_found', `No published review has the id "${id}".`)
-    const kind = wantsHtml(req) ? 'html' : 'json'
+    const kind = prefersHtml(req) ? 'html' : 'json'
     const rep = ctx.cache.getOrBuild(`review:${snap.version}:${kind}:${id}`, () =>
       kind === 'html' ? pageRepresentation(snap, renderReviewPage(siteData(snap, urls), position), NEGOTIATED) : reviewJson(snap, position)
     )
@@ -46,11 +46,6 @@ export function pageRoutes(ctx: HttpContext): void {
 
 /** A review's permalink answers browsers with its page and everyone else (curl, fetch, agents) with its JSON record. */
 const NEGOTIATED = { vary: 'Accept, Accept-Encoding' }
-
-function wantsHtml(req: FastifyRequest): boolean {
-  const accept = req.headers.accept
-  return accept !== undefined && negotiate(accept, ['application/json', 'text/html']) === 'text/html'
-}
 
 function reviewJson(snap: Snapshot, position: number) {
   return representComputed(snap.index.json[position]!, { contentType: CONTENT_TYPES.json, lastModified: snap.changedAt, ...NEGOTIATED })
