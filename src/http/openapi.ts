@@ -96,11 +96,17 @@ export function buildOpenApi(urls: Urls): Json {
       ),
       '/mcp': mcpPath(),
       ...hubPaths(),
-      '/reviews/{id}': readOperation('getReview', 'One review', 'A single published review by id.', ok('The review.', json(ref('Review'))), {
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: { '404': { $ref: '#/components/responses/NotFound' } },
-        tags: ['Reviews']
-      })
+      '/reviews/{id}': readOperation(
+        'getReview',
+        'One review',
+        "A single published review by id. This is the review's permalink and feed item URL: a client that ranks text/html above application/json in Accept (a browser) gets the review's page instead (Vary: Accept).",
+        ok('The review.', { content: { 'application/json': { schema: ref('Review') }, 'text/html': { schema: { type: 'string' } } } }),
+        {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '404': { $ref: '#/components/responses/NotFound' } },
+          tags: ['Reviews']
+        }
+      )
     },
     components: {
       schemas: componentSchemas(),

@@ -23,7 +23,7 @@ h3{font-size:1.1rem;margin:1.2rem 0 .3rem}
 .card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:1rem 1.1rem;margin:0 0 1rem}
 .card>h2:first-child{margin-top:0}
 address{font-style:normal}
-.grid{display:grid;gap:1rem}
+.grid{display:grid;gap:1rem;align-items:start}
 @media(min-width:44rem){.grid.two{grid-template-columns:1fr 1fr}}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:0}
 dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
