@@ -12,6 +12,12 @@ import { Hub } from './websub/index.js'
 /** The service's version, as the OpenAPI document and MCP serverInfo give it. */
 export const VERSION = '1.0.0'
 
+/**
+ * How long a stop waits for requests in flight. Past it every connection is cut: a client that opened a connection
+ * and sent nothing (pre-connecting HTTP clients do) would otherwise hold the process until Node's header timeout.
+ */
+const DRAIN_MS = 3000
+
 export interface Service {
   app: FastifyInstance
   store: Store
@@ -46,9 +52,18 @@ export async function startService(config: Config): Promise<Service> {
   const stop = () =>
     (stopping ??= (async () => {
       holder.stop()
-      await app.close()
+      await closeWithin(app, DRAIN_MS)
       await hub.stop()
       await store.close()
     })())
   return { app, store, holder, mcp, hub, log, address, stop }
+}
+
+async function closeWithin(app: FastifyInstance, ms: number): Promise<void> {
+  const cut = setTimeout(() => app.server.closeAllConnections(), ms)
+  try {
+    await app.close()
+  } finally {
+    clearTimeout(cut)
+  }
 }
