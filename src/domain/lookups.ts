@@ -35,11 +35,11 @@ export const AspectLookup = z.strictObject({
 })
 
 export const TechnicianLookup = z.strictObject({
-  name: ShortText.describe('Staff member: full name, alias, unambiguous first name or a misspelling, e.g. "Peggy".')
+  name: ShortText.describe('Staff member: full name, alias, unambiguous first name or a misspelling, as people write it in reviews.')
 })
 
 export const ServiceLookup = z.strictObject({
-  service: ShortText.describe('Service id, name or alias, e.g. "direct-cremation" or "simple cremation".')
+  service: ShortText.describe('Service id, name or alias, as get_business lists them.')
 })
 
 const Freshness = { updated_at: Timestamp.describe('When the published reviews last changed.') }

@@ -15,7 +15,7 @@ export const ReviewId = z
 
 export const Slug = z
   .string()
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be a lowercase slug such as "direct-cremation"')
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be a lowercase slug such as "home-visit"')
   .max(64)
 
 export const ShortText = z.string().trim().min(1).max(200)

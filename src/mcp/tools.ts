@@ -77,7 +77,7 @@ const TOOLS: ToolDefinition[] = [
     name: 'get_aspect_sentiment',
     title: 'How reviewers judge one aspect',
     description:
-      'How reviewers speak of one aspect of the service, by id or label: compassion, communication, professionalism, pricing, timeliness, facilities, arrangements or ceremony for a funeral home (get_insights_summary lists this business\'s aspects). Gives the number of reviews mentioning it, how many are positive, neutral or mixed, and negative, positive_pct (0-100), score (-1 to 1), common phrases, and example reviews with the words that carry each judgement.',
+      'How reviewers speak of one aspect of the service, by id or label (get_insights_summary lists this business\'s aspects). Gives the number of reviews mentioning it, how many are positive, neutral or mixed, and negative, positive_pct (0-100), score (-1 to 1), common phrases, and example reviews with the words that carry each judgement.',
     input: AspectLookup,
     output: AspectResult,
     run: query.aspectSentiment
@@ -95,16 +95,16 @@ const TOOLS: ToolDefinition[] = [
     name: 'get_service',
     title: 'One service',
     description:
-      'One service (e.g. direct cremation, memorial service) by id, name or alias: its description, how many reviews name it, their average star rating, positive_pct (0-100), the review ids and the 5 newest of those reviews in full.',
+      'One service by id, name or alias (get_business lists the services): its description, how many reviews name it, their average star rating, positive_pct (0-100), the review ids and the 5 newest of those reviews in full.',
     input: ServiceLookup,
     output: ServiceResult,
     run: query.serviceInsight
   },
   {
     name: 'get_faq',
-    title: 'Questions families ask, answered from the reviews',
+    title: 'Questions customers ask, answered from the reviews',
     description:
-      'Questions a family choosing this business would ask (kindness, prices, how long things take, who the staff are, communication, facilities), each answered from the reviews with numbers and the review ids it rests on. No arguments.',
+      'Questions someone choosing this business would ask (one per aspect of its taxonomy that has a question and, where the taxonomy asks them, who the staff are and how long things take), each answered from the reviews with numbers and the review ids it rests on. No arguments.',
     input: NoParams,
     output: FaqResult,
     run: (s, args) => (noArguments(args), query.faqAnswers(s))
@@ -122,6 +122,17 @@ const TOOLS: ToolDefinition[] = [
 
 function noArguments(args: unknown): void {
   parseOrThrow(NoParams, args, 'This tool takes no arguments.')
+}
+
+export interface ToolSummary {
+  name: string
+  title: string
+  description: string
+}
+
+/** What each tool is, in the words tools/list gives a model: for documentation written for people. */
+export function toolSummaries(): ToolSummary[] {
+  return TOOLS.map(({ name, title, description }) => ({ name, title, description }))
 }
 
 const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]))
