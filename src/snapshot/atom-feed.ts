@@ -1,7 +1,7 @@
 import type { Urls } from '../config/index.js'
 import type { Business } from '../domain/index.js'
 import type { FeedEntry } from './feed-entry.js'
-import { container, element } from './xml.js'
+import { container, element } from '../xml/index.js'
 
 const ATOM = 'http://www.w3.org/2005/Atom'
 
