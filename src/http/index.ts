@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import type { Urls } from '../config/index.js'
 import type { McpEndpoint } from '../mcp/index.js'
-import type { Hub } from '../websub/index.js'
+import type { Hub, HubSettings } from '../websub/index.js'
 import { COMMON_HEADERS, represent, type SnapshotHolder } from '../snapshot/index.js'
 import type { HttpContext } from './context.js'
 import { installErrorHandling } from './errors.js'
@@ -13,7 +13,9 @@ import { RouteTable } from './route-table.js'
 import { datasetRoutes, staticRoute } from './routes/datasets.js'
 import { mcpRoutes } from './routes/mcp.js'
 import { pageRoutes } from './routes/pages.js'
+import { discoveryRoutes } from './routes/discovery.js'
 import { reviewRoutes } from './routes/reviews.js'
+import { developerDocsRoutes } from './routes/developer-docs.js'
 import { websubRoutes, type HubLimits } from './routes/websub.js'
 
 export interface HttpOptions {
@@ -22,7 +24,8 @@ export interface HttpOptions {
   logger: Logger
   mcp: McpEndpoint
   hub: Hub
-  hubLimits: HubLimits
+  /** The hub's settings: its HTTP limits, and the rest for the developer guide to state. */
+  hubLimits: HubLimits & HubSettings
 }
 
 export async function buildHttpApp(o: HttpOptions): Promise<FastifyInstance> {
@@ -40,6 +43,8 @@ export async function buildHttpApp(o: HttpOptions): Promise<FastifyInstance> {
   installErrorHandling(app, o.logger, (url) => ctx.routes.allowed(url))
   datasetRoutes(ctx)
   reviewRoutes(ctx)
+  developerDocsRoutes(ctx, o.hubLimits)
+  discoveryRoutes(ctx)
   pageRoutes(ctx)
   mcpRoutes(ctx, o.mcp)
   await websubRoutes(ctx, o.hub, o.hubLimits)

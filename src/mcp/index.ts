@@ -3,3 +3,4 @@
  * Framework-free: the HTTP area routes raw Node requests here.
  */
 export { McpEndpoint, type McpOptions, type McpStats } from './endpoint.js'
+export { toolSummaries, type ToolSummary } from './tools.js'

@@ -3,6 +3,7 @@ import { AspectSentimentChart, StarDistributionChart } from './charts.js'
 import { BusinessFacts } from './business-facts.js'
 import { CitationList, ReviewCard, reviewPath, Stars } from './components.js'
 import { plural } from './format.js'
+import { businessJsonLd } from './json-ld.js'
 import { Page, renderDocument } from './layout.js'
 import { PATHS, type SiteData } from './site.js'
 
@@ -15,7 +16,7 @@ export function renderHome(site: SiteData): string {
   const newest = site.reviews.slice(0, HOME_REVIEWS)
   const description = business.description ?? `Verified reviews of ${business.name}.`
   return renderDocument(
-    <Page site={site} title={business.name} description={description} path={PATHS.home} >
+    <Page site={site} title={business.name} description={description} path={PATHS.home} jsonLd={businessJsonLd(site, newest)}>
       <h1>{business.name}</h1>
       {business.category && <p class="lede">{business.category}</p>}
       {business.description && <p>{business.description}</p>}

@@ -1,8 +1,6 @@
 import type { ComponentChildren } from 'preact'
 import { renderToString } from 'preact-render-to-string'
 import { formatDateTime } from './format.js'
-
-export { formatDate } from './format.js'
 import { STYLES } from './styles.js'
 import { absolute, PATHS, type SiteData } from './site.js'
 

@@ -1,6 +1,7 @@
 import type { Review } from '../domain/index.js'
 import { ReviewCard, reviewPath } from './components.js'
 import { formatDate } from './format.js'
+import { reviewJsonLd } from './json-ld.js'
 import { Page, renderDocument } from './layout.js'
 import { PATHS, reviewsPagePath, REVIEWS_PER_PAGE, type SiteData } from './site.js'
 
@@ -16,7 +17,7 @@ export function renderReviewPage(site: SiteData, position: number): string {
       title={`Review by ${review.author}`}
       description={excerpt(review, site.business.name)}
       path={reviewPath(review.id)}
-      
+      jsonLd={reviewJsonLd(site, review)}
     >
       <h1>Review by {review.author}</h1>
       <p class="lede">

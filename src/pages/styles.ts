@@ -56,4 +56,12 @@ svg.chart .num{fill:var(--muted)}
 .key.positive{background:var(--pos)}.key.neutral{background:var(--neu)}.key.negative{background:var(--neg)}
 .avatar{display:inline-grid;place-items:center;width:2.2rem;height:2.2rem;border-radius:50%;background:var(--accent-soft);color:var(--accent);font-weight:650;font-size:.95rem;flex:none}
 .visually-hidden{position:absolute!important;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+/* The developer guide and API reference (/developers, /developers/api): reference tables whose long addresses and
+   names break anywhere rather than widen the page on a phone, and room for Swagger UI's two-column layout. */
+table.docs{border-collapse:collapse;width:100%;margin:0 0 1rem;font-size:.95rem}
+table.docs th,table.docs td{text-align:left;vertical-align:top;padding:.4rem .8rem .4rem 0;border-bottom:1px solid var(--line)}
+table.docs thead th{font-weight:600;color:var(--muted)}table.docs tbody th{font-weight:normal}
+table.docs code,p code,li code{overflow-wrap:anywhere}
+body:has(#swagger-ui) .wrap{max-width:80rem}
+#swagger-ui .info .title pre{background:none;border:0}
 `
