@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   try {
     // Capture the exact bytes and headers the service sends, for the baseline to replay.
     const captured = []
-    for (const [path, key] of [['/reviews.json', '/reviews.json'], [SEARCH, '/api/reviews/search']] as const) {
+    for (const [path, key] of [['/reviews.json', '/reviews.json'], [SEARCH, '/api/reviews/search'], ['/', '/']] as const) {
       for (const [enc, headers] of [['identity', {}], ['gzip', GZIP]] as const) {
         const r = await rawGet(`${ours.url}${path}`, headers)
         captured.push({ key: `${key}|${enc}`, headers: r.headers, body: r.body.toString('base64') })
@@ -68,7 +68,8 @@ async function main(): Promise<void> {
       { name: '/reviews.json gzip 200', path: '/reviews.json', headers: GZIP },
       { name: '/reviews.json 304', path: '/reviews.json', headers: { ...GZIP, 'If-None-Match': gzipEtag } },
       { name: 'search (repeated query) gzip 200', path: SEARCH, headers: GZIP },
-      { name: 'search (new query each time) gzip 200', path: '/api/reviews/search', headers: GZIP, script: UNCACHED_SEARCH }
+      { name: 'search (new query each time) gzip 200', path: '/api/reviews/search', headers: GZIP, script: UNCACHED_SEARCH },
+      { name: '/ (front page, HTML) gzip 200', path: '/', headers: GZIP }
     ]
     const results = new Map<string, { ours: Measured[]; base: Measured[] }>()
     for (let round = 0; round < ROUNDS; round++) {
