@@ -1,6 +1,9 @@
 import { z } from 'zod'
 import { Timestamp } from './primitives.js'
 
+/** WebSub 5.1: a secret MUST be less than 200 bytes. */
+export const HUB_SECRET_MAX_BYTES = 199
+
 /**
  * A subscription request to the WebSub hub, as the form fields arrive (W3C WebSub section 5.1). Policy limits that
  * depend on configuration (callback length, lease bounds, address checks) are applied by the hub itself.
@@ -17,7 +20,7 @@ export const HubRequestForm = z
       .optional(),
     'hub.secret': z
       .string()
-      .refine((v) => Buffer.byteLength(v) < 200, 'hub.secret must be shorter than 200 bytes')
+      .refine((v) => Buffer.byteLength(v) <= HUB_SECRET_MAX_BYTES, `hub.secret must be shorter than ${HUB_SECRET_MAX_BYTES + 1} bytes`)
       .refine((v) => v.length > 0, 'hub.secret must not be empty')
       .optional()
   })

@@ -1,3 +1,4 @@
+import { HUB_SECRET_MAX_BYTES } from '../../domain/index.js'
 import { plural } from '../format.js'
 import type { SiteData } from '../site.js'
 import { Code, DocsTable, duration, Section, shellArg } from './blocks.js'
@@ -62,7 +63,7 @@ function Subscribing({ site, facts }: { site: SiteData; facts: DeveloperDocsFact
       </Code>
       <p>
         A valid request is answered <code>202 Accepted</code> at once; the hub then checks with your callback. A refusal is plain text, one problem per line:{' '}
-        <code>400</code> for a missing or bad field, an unknown topic, a secret of 200 bytes or more, or a callback that is not <code>https://</code>, holds
+        <code>400</code> for a missing or bad field, an unknown topic, a secret of {HUB_SECRET_MAX_BYTES + 1} bytes or more, or a callback that is not <code>https://</code>, holds
         credentials or a fragment, is longer than {s.maxCallbackLength.toLocaleString('en-US')} characters or points at a private or loopback address;{' '}
         <code>403</code> when the callback's host already has {plural(s.maxPerHost, 'subscription')}; <code>413</code> for a body over{' '}
         {s.maxRequestBytes.toLocaleString('en-US')} bytes; <code>415</code> for anything but a form; <code>429</code> past {s.ratePerMinute} requests a
