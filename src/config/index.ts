@@ -56,6 +56,9 @@ export interface Urls {
   feedAtom: string
   openapi: string
   mcp: string
+  search: string
+  /** Reviews since a day: append `/YYYY-MM-DD`. */
+  since: string
   reviewPermalink(id: string): string
 }
 
@@ -91,6 +94,8 @@ export function buildUrls(base: string): Urls {
     feedAtom: `${b}/feed.xml`,
     openapi: `${b}/openapi.json`,
     mcp: `${b}/mcp`,
+    search: `${b}/api/reviews/search`,
+    since: `${b}/api/reviews/since`,
     reviewPermalink: (id) => `${b}/reviews/${encodeURIComponent(id)}`
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { Issue } from '../domain/index.js'
+import { invalidRequest, toIssues, type Issue } from '../domain/index.js'
 
 const DECIMAL = /^-?\d+(?:\.\d+)?$/
 
@@ -27,4 +27,10 @@ export function queryDecoder(schema: z.ZodType): (query: Record<string, unknown>
     }
     return { input, issues }
   }
+}
+
+/** One 400 for everything wrong with a request: the HTTP-level issues plus whatever the schema finds. */
+export function throwAll(issues: Issue[], schema: z.ZodType, input: unknown, message: string): never {
+  const rest = schema.safeParse(input)
+  throw invalidRequest([...issues, ...(rest.success ? [] : toIssues(rest.error))], message)
 }

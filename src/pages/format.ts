@@ -20,6 +20,11 @@ export function formatDateTime(d: Date): string {
   return `${LONG_DATE.format(d)} at ${d.toISOString().slice(11, 16)} UTC`
 }
 
+/** Text that may hold line breaks, on one line: for a description, a Markdown line or a name. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim()
+}
+
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`
 }

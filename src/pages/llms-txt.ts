@@ -1,6 +1,6 @@
 import { FEED_SIZE } from '../snapshot/index.js'
-import { plural } from './format.js'
-import { absolute, PATHS, REVIEWS_PER_PAGE, type SiteData } from './site.js'
+import { oneLine, plural } from './format.js'
+import { absolute, exampleSinceDate, PATHS, REVIEWS_PER_PAGE, type SiteData } from './site.js'
 
 /*
  * llms.txt (llmstxt.org): the file agents look for first. A pure function of one data version; every name and fact
@@ -50,8 +50,7 @@ function freshness(site: SiteData): string[] {
 function dataSection(site: SiteData): string[] {
   const { urls } = site
   const newest = site.reviews[0]
-  const search = `${urls.base}/api/reviews/search`
-  const since = `${urls.base}/api/reviews/since/`
+  const { search, since } = urls
   return [
     '## Data',
     link('reviews.json', urls.reviews, 'the business file, the aggregate rating and every verified review, newest first'),
@@ -64,7 +63,7 @@ function dataSection(site: SiteData): string[] {
       `${search}?limit=20`,
       `\`${search}{?rating,min_rating,since,until,query,mentions_technician,mentions_service,limit,offset}\`; dates are YYYY-MM-DD, limit 1-100, \`next_offset\` pages on`
     ),
-    link('Reviews since a date', `${since}${newest?.date ?? site.changedAt.toISOString().slice(0, 10)}`, `\`${since}{date}\`: reviews dated on or after it, newest first`),
+    link('Reviews since a date', `${since}/${exampleSinceDate(site)}`, `\`${since}/{date}\`: reviews dated on or after it, newest first`),
     ...(newest ? [link('One review', urls.reviewPermalink(newest.id), `\`${urls.base}/reviews/{id}\`: its JSON record, or its page for a browser`)] : [])
   ]
 }
@@ -99,11 +98,6 @@ function pagesSection(site: SiteData): string[] {
 /** The summary cites review ids in brackets; in plain text they are noise, and insights.json keeps them. */
 function citationsRemoved(summary: string): string {
   return oneLine(summary.replace(/\s*\[[^\]]*\]/g, ''))
-}
-
-/** Data may hold line breaks; one line keeps a name or a paragraph from breaking the Markdown structure. */
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim()
 }
 
 function link(title: string, url: string, note: string): string {

@@ -1,6 +1,6 @@
 import type { Review } from '../domain/index.js'
 import { ReviewCard, reviewPath } from './components.js'
-import { formatDate } from './format.js'
+import { formatDate, oneLine } from './format.js'
 import { reviewJsonLd } from './json-ld.js'
 import { Page, renderDocument } from './layout.js'
 import { PATHS, reviewsPagePath, REVIEWS_PER_PAGE, type SiteData } from './site.js'
@@ -36,6 +36,6 @@ export function renderReviewPage(site: SiteData, position: number): string {
 function excerpt(review: Review, businessName: string): string {
   const head = `${review.rating}-star review of ${businessName} by ${review.author}`
   if (!review.text) return `${head}.`
-  const text = review.text.replace(/\s+/g, ' ').trim()
+  const text = oneLine(review.text)
   return `${head}: ${text.length > 150 ? `${text.slice(0, 150).replace(/\s\S*$/, '')}…` : text}`
 }

@@ -27,7 +27,12 @@ export const PATHS = {
 } as const
 
 export function absolute(urls: Urls, path: string): string {
-  return `${urls.base}${path === '/' ? '/' : path}`
+  return `${urls.base}${path}`
+}
+
+/** A day for "reviews since" examples that finds something: the newest review's, or the last change's. */
+export function exampleSinceDate(site: SiteData): string {
+  return site.reviews[0]?.date ?? site.changedAt.toISOString().slice(0, 10)
 }
 
 /** Path of a page of the all-reviews list; page 1 is the bare path. */

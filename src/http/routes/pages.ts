@@ -5,9 +5,8 @@ import { CONTENT_TYPES, representComputed, type Snapshot } from '../../snapshot/
 import { getRoute, type HttpContext } from '../context.js'
 import { prefersHtml } from '../negotiation.js'
 import { pageRepresentation, pageRoute, siteData } from '../pages.js'
-import { queryDecoder } from '../query-decoding.js'
+import { queryDecoder, throwAll } from '../query-decoding.js'
 import { sendRepresentation } from '../send.js'
-import { throwAll } from './reviews.js'
 
 const decodeListPage = queryDecoder(ReviewsPageParams)
 

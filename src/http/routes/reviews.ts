@@ -1,9 +1,8 @@
-import { z } from 'zod'
-import { invalidRequest, SearchParams, SinceParams, toIssues, type Issue } from '../../domain/index.js'
+import { SearchParams, SinceParams, type Issue } from '../../domain/index.js'
 import { pageJson, reviewsSince, searchReviews, sinceJson } from '../../query/index.js'
 import { CONTENT_TYPES, representComputed, type Snapshot } from '../../snapshot/index.js'
 import { getRoute, type HttpContext } from '../context.js'
-import { queryDecoder } from '../query-decoding.js'
+import { queryDecoder, throwAll } from '../query-decoding.js'
 import { sendRepresentation } from '../send.js'
 
 const decodeSearch = queryDecoder(SearchParams)
@@ -35,12 +34,6 @@ function searchInput(query: Record<string, unknown>): Record<string, unknown> {
   const { input, issues } = decodeSearch(query)
   if (issues.length) throwAll(issues, SearchParams, input, 'The search parameters are invalid.')
   return input
-}
-
-/** One 400 for everything wrong with a request: the HTTP-level issues plus whatever the schema finds. */
-export function throwAll(issues: Issue[], schema: z.ZodType, input: unknown, message: string): never {
-  const rest = schema.safeParse(input)
-  throw invalidRequest([...issues, ...(rest.success ? [] : toIssues(rest.error))], message)
 }
 
 function queryString(url: string): string {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { SearchParams } from '../../domain/index.js'
-import type { SiteData } from '../site.js'
+import { exampleSinceDate, type SiteData } from '../site.js'
 import { Code, DocsTable, jsonOneItemALine, Section, shellArg } from './blocks.js'
 
 export function Search({ site }: { site: SiteData }) {
@@ -58,7 +58,7 @@ const SEARCH_ERROR_EXAMPLE = {
 }
 
 function searchUrl(site: SiteData, query?: Record<string, string | number>): string {
-  const url = `${site.urls.base}/api/reviews/search`
+  const url = site.urls.search
   return query ? `${url}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}` : url
 }
 
@@ -122,8 +122,8 @@ function SearchExamples({ site }: { site: SiteData }) {
 }
 
 export function Since({ site }: { site: SiteData }) {
-  const base = `${site.urls.base}/api/reviews/since`
-  const example = `${base}/${site.reviews[0]?.date ?? site.changedAt.toISOString().slice(0, 10)}`
+  const base = site.urls.since
+  const example = `${base}/${exampleSinceDate(site)}`
   return (
     <Section id="since">
       <p>
