@@ -37,10 +37,15 @@ const Env = z.object({
   WEBSUB_RATE_PER_MIN: z.coerce.number().int().min(1).default(300),
   WEBSUB_MAX_REQUEST_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(16_384),
   WEBSUB_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(64),
+  WEBSUB_CONNECTIONS_PER_HOST: z.coerce.number().int().min(1).max(1024).default(8),
+  WEBSUB_QUEUE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   WEBSUB_EXTRA_CA_FILE: z.string().min(1).optional()
 }).superRefine((e, ctx) => {
   if (!(e.WEBSUB_LEASE_MIN_S <= e.WEBSUB_LEASE_DEFAULT_S && e.WEBSUB_LEASE_DEFAULT_S <= e.WEBSUB_LEASE_MAX_S)) {
     ctx.addIssue({ code: 'custom', path: ['WEBSUB_LEASE_DEFAULT_S'], message: 'must lie between WEBSUB_LEASE_MIN_S and WEBSUB_LEASE_MAX_S' })
+  }
+  if (e.WEBSUB_CONNECTIONS_PER_HOST > e.WEBSUB_CONCURRENCY) {
+    ctx.addIssue({ code: 'custom', path: ['WEBSUB_CONNECTIONS_PER_HOST'], message: 'must not exceed WEBSUB_CONCURRENCY' })
   }
   if (e.WEBSUB_EXTRA_CA_FILE && !existsSync(e.WEBSUB_EXTRA_CA_FILE)) {
     ctx.addIssue({ code: 'custom', path: ['WEBSUB_EXTRA_CA_FILE'], message: 'no such file' })
@@ -133,6 +138,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxCallbackLength: e.WEBSUB_MAX_CALLBACK_LENGTH,
       maxPerHost: e.WEBSUB_MAX_PER_HOST,
       concurrency: e.WEBSUB_CONCURRENCY,
+      connectionsPerHost: e.WEBSUB_CONNECTIONS_PER_HOST,
+      queueTimeoutMs: e.WEBSUB_QUEUE_TIMEOUT_MS,
       extraCa: e.WEBSUB_EXTRA_CA_FILE ? readFileSync(e.WEBSUB_EXTRA_CA_FILE, 'utf8') : undefined,
       ratePerMinute: e.WEBSUB_RATE_PER_MIN,
       maxRequestBytes: e.WEBSUB_MAX_REQUEST_BYTES

@@ -94,8 +94,11 @@ export interface SubscriptionStore {
   unsubscribe(topic: string, callback: string): Promise<boolean>
   /** Active subscriptions whose callback is on this host, the given (topic, callback) left out. */
   countForHost(host: string, except: { topic: string; callback: string }, now: number): Promise<number>
-  /** Active subscriptions that have not received `version` and may be tried now, oldest watermark first. */
-  due(version: number, now: number, limit: number): Promise<Subscription[]>
+  /**
+   * Active subscriptions that have not received `version` and may be tried now, oldest watermark first; those whose
+   * callback host is in `skipHosts` are left out.
+   */
+  due(version: number, now: number, limit: number, skipHosts: readonly string[]): Promise<Subscription[]>
   /** When the next backed-off delivery may be tried, or null. */
   nextRetryAt(version: number, now: number): Promise<number | null>
   /** Records acknowledged deliveries in one transaction; a watermark only moves forward. */

@@ -30,7 +30,7 @@ function trapped(allowPrivate: boolean) {
     reached.push({ hostname: options.hostname, host: options.host })
     callback(new Error('trap: the test never opens a socket'), null)
   }
-  const out = new Outbound({ guard: new AddressGuard(allowPrivate, resolve), timeoutMs: 2000, connections: 1, connect: trap })
+  const out = new Outbound({ guard: new AddressGuard(allowPrivate, resolve), timeoutMs: 2000, connectionsPerHost: 1, queueTimeoutMs: 2000, connect: trap })
   return { out, reached }
 }
 

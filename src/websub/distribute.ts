@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { Snapshot, Topic } from '../snapshot/index.js'
 import type { Subscription, SubscriptionStore } from '../store/index.js'
+import { QueueExpired } from './host-slots.js'
 import type { Outbound } from './outbound.js'
 import type { HubCounters } from './stats.js'
 import { describe, sendDenied } from './verify.js'
@@ -16,28 +17,42 @@ export interface DistributorOptions {
   /** Waits before the 2nd, 3rd, ... attempt; the number of attempts is one more than its length. */
   retryDelaysMs: number[]
   concurrency: number
+  /** How long an owed subscription may wait in memory for its host's connections before it is put back. */
+  queueTimeoutMs: number
 }
 
 const key = (s: { topic: string; callback: string }) => `${s.topic}\n${s.callback}`
 /** Acknowledged deliveries are written in batches: one transaction for many rows. */
 const FLUSH_EVERY = 256
-/** Owed subscriptions read from the store at a time, then started as slots free up. */
+/** Owed subscriptions read from the store at a time, then started as their hosts have connections free. */
 const BATCH = 512
+/** Owed subscriptions held in memory at most; past it nothing more is read until some have started. */
+const MAX_QUEUED = 4 * BATCH
 const FLUSH_AFTER_MS = 20
+const RECHECK_MS = 50
+
+interface Queued {
+  s: Subscription
+  at: number
+}
 
 /**
  * The outbox (design.md): whatever a subscription has not received is owed, so nothing is queued in memory that a
  * crash could lose. Each pass takes the subscriptions whose watermark is below the current data version and sends the
  * current content of their topic: a subscriber behind by several versions gets only the newest (coalescing), and
- * every subscriber of a version gets the same bytes. At most `concurrency` deliveries run at once, each bounded by
- * the request timeout, so a slow callback holds one slot and nobody else.
+ * every subscriber of a version gets the same bytes. At most `concurrency` deliveries run at once, and a delivery
+ * starts only when its callback host has a free connection (Outbound's per-host limit), so its timeout never counts
+ * time spent queueing and one host with many subscriptions holds at most its connections' worth of the slots. Owed
+ * subscriptions wait in memory per host; one that waits longer than the queue bound is put back in the outbox
+ * (dropped here, still owed in the store), never counted as a failure.
  */
 export class Distributor {
   /** Subscriptions being delivered to, or delivered and not yet recorded: never picked twice. */
   private readonly busy = new Set<string>()
   private readonly acknowledged: { topic: string; callback: string; version: number }[] = []
-  /** Owed subscriptions read but not started yet: a completed delivery starts the next without a query. */
-  private queue: Subscription[] = []
+  /** Owed subscriptions read but not started yet, per callback host: a free connection starts the next without a query. */
+  private readonly queue = new Map<string, Queued[]>()
+  private queued = 0
   private running = 0
   private pumping = false
   private again = false
@@ -80,13 +95,56 @@ export class Distributor {
 
   private async pump(): Promise<void> {
     const snapshot = this.o.current()
-    if (this.queue.length === 0 && this.running < this.o.concurrency) {
-      // Busy subscriptions still look owed in the store until their outcome is written: read past them.
-      const due = await this.o.store.due(snapshot.version, Date.now(), BATCH + this.busy.size)
-      this.queue = due.filter((s) => !this.busy.has(key(s)))
+    if (!this.startQueued(snapshot) && this.running < this.o.concurrency && this.queued < MAX_QUEUED) {
+      // Busy subscriptions still look owed in the store until their outcome is written: read past them. Hosts with
+      // no free connection are left out, so their backlog cannot hide other hosts' subscriptions.
+      const due = await this.o.store.due(snapshot.version, Date.now(), BATCH + this.busy.size, this.o.out.busyHosts())
+      this.enqueue(due.filter((s) => !this.busy.has(key(s))))
+      this.startQueued(this.o.current())
     }
-    while (this.running < this.o.concurrency && this.queue.length) this.start(this.queue.shift()!, this.o.current())
-    if (this.queue.length === 0 && this.running === 0) await this.scheduleRetry(snapshot.version)
+    if (this.queued === 0 && this.running === 0) await this.scheduleRetry(snapshot.version)
+    // Waiting only on connections that verifications hold: no delivery of ours will end to wake us, so look again soon.
+    else if (this.running === 0) this.scheduleRecheck()
+  }
+
+  private scheduleRecheck(): void {
+    clearTimeout(this.retryTimer)
+    this.retryTimer = setTimeout(() => this.poke(), RECHECK_MS)
+    this.retryTimer.unref()
+  }
+
+  private enqueue(owed: Subscription[]): void {
+    const at = Date.now()
+    const queued = new Set([...this.queue.values()].flatMap((items) => items.map((q) => key(q.s))))
+    for (const s of owed) {
+      if (queued.has(key(s))) continue
+      const host = new URL(s.callback).hostname
+      const items = this.queue.get(host) ?? []
+      if (items.length === 0) this.queue.set(host, items)
+      items.push({ s, at })
+      this.queued++
+    }
+  }
+
+  /** Starts what the concurrency and the hosts' free connections allow; true if something could start. */
+  private startQueued(snapshot: Snapshot): boolean {
+    const expired = Date.now() - this.o.queueTimeoutMs
+    let started = false
+    for (const [host, items] of this.queue) {
+      while (items.length && items[0]!.at < expired) this.drop(items)
+      while (items.length && this.running < this.o.concurrency && !this.o.out.hostBusy(items[0]!.s.callback)) {
+        this.start(items[0]!.s, snapshot)
+        this.drop(items)
+        started = true
+      }
+      if (items.length === 0) this.queue.delete(host)
+    }
+    return started
+  }
+
+  private drop(items: Queued[]): void {
+    items.shift()
+    this.queued--
   }
 
   private async scheduleRetry(version: number): Promise<void> {
@@ -123,6 +181,8 @@ export class Distributor {
     try {
       status = await this.o.out.post(s.callback, variant.body, headers)
     } catch (err) {
+      // Never sent: its host had no free connection in time. Still owed; the next pass tries again.
+      if (err instanceof QueueExpired) return this.release(s)
       error = describe(err)
     }
     const attempt = { topic: s.topic, callback: s.callback, version: snapshot.version, attempt: s.failures + 1, status, error, ms: Math.round(performance.now() - started) }

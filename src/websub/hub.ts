@@ -7,7 +7,8 @@ import { Distributor } from './distribute.js'
 import { Outbound } from './outbound.js'
 import { HubRefusal, parseHubRequest } from './request.js'
 import { HubCounters } from './stats.js'
-import { describe, sendDenied, verifyIntent } from './verify.js'
+import { QueueExpired } from './host-slots.js'
+import { describe, sendDenied, verifyIntent, type VerificationResult } from './verify.js'
 
 export interface HubSettings {
   leaseDefaultS: number
@@ -18,7 +19,16 @@ export interface HubSettings {
   allowPrivateCallbacks: boolean
   maxCallbackLength: number
   maxPerHost: number
+  /** Deliveries under way at once, over all callback hosts. */
   concurrency: number
+  /**
+   * Kept-alive connections per callback host, and so requests under way to it at once: many subscribers on one host
+   * share them (TLS handshakes cost far more than requests on an open connection). At most `concurrency`, so one host
+   * holds at most this many of the delivery slots and the others stay free for other hosts.
+   */
+  connectionsPerHost: number
+  /** How long a request may wait for its host's connections; past it, it is put back unsent (never a failure). */
+  queueTimeoutMs: number
   extraCa?: string
 }
 
@@ -36,12 +46,6 @@ export interface HubOptions {
 const VERIFY_CONCURRENCY = 16
 const PURGE_EVERY_MS = 60_000
 const STATS_TTL_MS = 1000
-/**
- * Kept-alive connections per callback origin. Many subscribers on one host share them: TLS handshakes cost far more
- * than requests on an open connection (measured here: 100 deliveries to one host took 0.26 s over 8 connections and
- * timed out over 64, all handshaking at once).
- */
-const CONNECTIONS_PER_ORIGIN = 8
 
 /**
  * The WebSub hub (W3C WebSub, decisions.md section 4), free of the HTTP framework: `request` takes the form of a
@@ -63,7 +67,13 @@ export class Hub {
   constructor(private readonly o: HubOptions) {
     const s = o.settings
     this.guard = new AddressGuard(s.allowPrivateCallbacks, o.resolve)
-    this.out = new Outbound({ guard: this.guard, timeoutMs: s.timeoutMs, connections: CONNECTIONS_PER_ORIGIN, extraCa: s.extraCa })
+    this.out = new Outbound({
+      guard: this.guard,
+      timeoutMs: s.timeoutMs,
+      connectionsPerHost: s.connectionsPerHost,
+      queueTimeoutMs: s.queueTimeoutMs,
+      extraCa: s.extraCa
+    })
     this.topicUrls = o.topics.map((t) => t.url)
     this.counters = new HubCounters(this.topicUrls)
     this.distributor = new Distributor({
@@ -74,7 +84,8 @@ export class Hub {
       counters: this.counters,
       log: o.log,
       retryDelaysMs: s.retryDelaysMs,
-      concurrency: s.concurrency
+      concurrency: s.concurrency,
+      queueTimeoutMs: s.queueTimeoutMs
     })
   }
 
@@ -170,7 +181,15 @@ export class Hub {
   private async settle(intent: Intent): Promise<void> {
     const { mode, topic, callback, leaseSeconds } = intent
     const verifiedAt = Date.now()
-    const result = await verifyIntent(this.out, mode, topic, callback, leaseSeconds)
+    let result: VerificationResult
+    try {
+      result = await verifyIntent(this.out, mode, topic, callback, leaseSeconds)
+    } catch (err) {
+      if (!(err instanceof QueueExpired)) throw err
+      // Never sent: the callback host had no free connection in time. The intent stays stored; try it again.
+      this.enqueue(intent)
+      return
+    }
     this.counters.count(topic, result.ok ? 'verifications_succeeded' : 'verifications_failed')
     this.o.log.info({ mode, topic, callback, verified: result.ok, reason: result.reason }, 'websub verification of intent')
     if (result.ok) await this.apply(intent, verifiedAt)

@@ -1,13 +1,16 @@
 import { rootCertificates } from 'node:tls'
 import { Agent, buildConnector, request } from 'undici'
 import type { AddressGuard } from './address-guard.js'
+import { HostSlots } from './host-slots.js'
 
 export interface OutboundOptions {
   guard: AddressGuard
-  /** The whole exchange (connect, TLS, headers, body) must finish within this. */
+  /** The whole exchange (connect, TLS, headers, body) must finish within this, counted from when it has a connection. */
   timeoutMs: number
-  /** Connections kept per callback origin. */
-  connections: number
+  /** Connections kept per callback host, and so requests under way to it at once. */
+  connectionsPerHost: number
+  /** How long a request may wait for one of its host's connections before it gives up unsent (QueueExpired). */
+  queueTimeoutMs: number
   /** Extra CA certificates (PEM) to trust besides the system ones, for subscribers on a private PKI. */
   extraCa?: string
   /** The connector that opens sockets once the guard has passed an address (replaced in the guard's unit tests). */
@@ -26,6 +29,7 @@ export interface Answer {
  */
 export class Outbound {
   private readonly agent: Agent
+  private readonly slots: HostSlots
 
   constructor(private readonly o: OutboundOptions) {
     const open = o.connect ?? buildConnector({ timeout: o.timeoutMs, ...(o.extraCa ? { ca: [...rootCertificates, o.extraCa] } : {}) })
@@ -35,28 +39,53 @@ export class Outbound {
         (err: Error) => callback(err, null)
       )
     }
-    this.agent = new Agent({ connect: guarded, connections: o.connections, keepAliveTimeout: 30_000, pipelining: 1 })
+    this.agent = new Agent({ connect: guarded, connections: o.connectionsPerHost, keepAliveTimeout: 30_000, pipelining: 1 })
+    this.slots = new HostSlots(o.connectionsPerHost, o.queueTimeoutMs)
+  }
+
+  /** True when a request to this callback's host would have to wait for a connection. */
+  hostBusy(url: string): boolean {
+    return this.slots.full(new URL(url).hostname)
+  }
+
+  /** Callback hosts with no free connection now. */
+  busyHosts(): string[] {
+    return this.slots.fullHosts()
+  }
+
+  /** Runs one exchange once its host has a free connection; only then does its timeout start. */
+  private async exchange<T>(url: string, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const release = await this.slots.acquire(new URL(url).hostname)
+    try {
+      return await run(AbortSignal.timeout(this.o.timeoutMs))
+    } finally {
+      release()
+    }
   }
 
   /** A GET whose body is read up to `maxBytes`; a longer body is cut there (so it cannot equal a shorter challenge). */
-  async get(url: string, maxBytes: number): Promise<Answer> {
-    const res = await request(url, { dispatcher: this.agent, method: 'GET', signal: AbortSignal.timeout(this.o.timeoutMs) })
-    let body = Buffer.alloc(0)
-    for await (const chunk of res.body as AsyncIterable<Buffer>) {
-      body = Buffer.concat([body, chunk])
-      if (body.length > maxBytes) {
-        res.body.destroy()
-        break
+  get(url: string, maxBytes: number): Promise<Answer> {
+    return this.exchange(url, async (signal) => {
+      const res = await request(url, { dispatcher: this.agent, method: 'GET', signal })
+      let body = Buffer.alloc(0)
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        body = Buffer.concat([body, chunk])
+        if (body.length > maxBytes) {
+          res.body.destroy()
+          break
+        }
       }
-    }
-    return { status: res.statusCode, body: body.toString('utf8') }
+      return { status: res.statusCode, body: body.toString('utf8') }
+    })
   }
 
   /** A POST of exact bytes; the answer's body is ignored (WebSub section 7) and discarded. */
-  async post(url: string, body: Buffer, headers: Record<string, string>): Promise<number> {
-    const res = await request(url, { dispatcher: this.agent, method: 'POST', body, headers, signal: AbortSignal.timeout(this.o.timeoutMs) })
-    await res.body.dump({ limit: 64 * 1024 })
-    return res.statusCode
+  post(url: string, body: Buffer, headers: Record<string, string>): Promise<number> {
+    return this.exchange(url, async (signal) => {
+      const res = await request(url, { dispatcher: this.agent, method: 'POST', body, headers, signal })
+      await res.body.dump({ limit: 64 * 1024 })
+      return res.statusCode
+    })
   }
 
   close(): Promise<void> {

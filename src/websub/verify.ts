@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { QueueExpired } from './host-slots.js'
 import type { Outbound } from './outbound.js'
 
 /** The callback URL with hub.* parameters appended: its own query string is kept exactly as the subscriber wrote it. */
@@ -14,7 +15,8 @@ export interface VerificationResult {
 
 /**
  * Verification of intent (WebSub section 5.3): a GET with a fresh single-use challenge; only a 2xx whose body is
- * exactly the challenge confirms. `leaseSeconds` is sent for subscribe, as the spec requires.
+ * exactly the challenge confirms. `leaseSeconds` is sent for subscribe, as the spec requires. A GET that never got a
+ * connection (QueueExpired) is not an answer: it is thrown, for the caller to try again.
  */
 export async function verifyIntent(out: Outbound, mode: 'subscribe' | 'unsubscribe', topic: string, callback: string, leaseSeconds: number): Promise<VerificationResult> {
   const challenge = randomBytes(32).toString('base64url')
@@ -26,6 +28,7 @@ export async function verifyIntent(out: Outbound, mode: 'subscribe' | 'unsubscri
     if (answer.body !== challenge) return { ok: false, reason: 'callback did not echo the challenge exactly' }
     return { ok: true }
   } catch (err) {
+    if (err instanceof QueueExpired) throw err
     return { ok: false, reason: describe(err) }
   }
 }

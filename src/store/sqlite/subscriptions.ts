@@ -58,6 +58,7 @@ export class SqliteSubscriptions implements SubscriptionStore {
       ),
       due: db.prepare(
         `SELECT * FROM websub_subscriptions WHERE delivered_version < @version AND ${active} AND (next_attempt_at IS NULL OR next_attempt_at <= @now)
+           AND callback_host NOT IN (SELECT value FROM json_each(@skip))
          ORDER BY delivered_version, topic, callback LIMIT @limit`
       ),
       nextRetry: db.prepare(`SELECT MIN(next_attempt_at) FROM websub_subscriptions WHERE delivered_version < @version AND ${active} AND next_attempt_at > @now`),
@@ -102,8 +103,8 @@ export class SqliteSubscriptions implements SubscriptionStore {
     return this.stmt.countForHost!.pluck().get({ host, ...except, now }) as number
   }
 
-  async due(version: number, now: number, limit: number): Promise<Subscription[]> {
-    return (this.stmt.due!.all({ version, now, limit }) as Row[]).map(toSubscription)
+  async due(version: number, now: number, limit: number, skipHosts: readonly string[]): Promise<Subscription[]> {
+    return (this.stmt.due!.all({ version, now, limit, skip: JSON.stringify(skipHosts) }) as Row[]).map(toSubscription)
   }
 
   async nextRetryAt(version: number, now: number): Promise<number | null> {
