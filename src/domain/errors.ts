@@ -6,6 +6,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   not_acceptable: 406,
+  precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
   too_many_requests: 429,

@@ -1,11 +1,13 @@
 import { negotiate } from '@fastify/accept-negotiator'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import fresh from 'fresh'
+import { ServiceError } from '../domain/index.js'
 import type { Encoding, Representation, Variant } from '../snapshot/index.js'
+import { evaluatePreconditions } from './conditional.js'
 
 const OFFERED: Encoding[] = ['br', 'gzip', 'identity']
 /** Clients send a handful of distinct Accept-Encoding values; negotiate each once. */
 const chosen = new Map<string, Encoding>()
+const PRECONDITION_FAILED = 'The resource does not match If-Match, or changed after If-Unmodified-Since; fetch it again to get its current ETag.'
 
 function encodingFor(header: string | undefined): Encoding {
   if (!header) return 'identity'
@@ -23,14 +25,17 @@ export function pickVariant(rep: Representation, acceptEncoding: string | undefi
 }
 
 /**
- * Sends prebuilt bytes: picks the content-coding, answers 304 to a matching If-None-Match (which wins) or
- * If-Modified-Since, and otherwise 200 with every header precomputed. The bytes go straight to the socket
- * (Fastify's reply pipeline would only re-check headers we built once); Node sends no body for HEAD.
+ * Sends prebuilt bytes: picks the content-coding, evaluates the preconditions against that variant (RFC 9110
+ * section 13.2.2, whatever the request's Cache-Control or Pragma say), and answers 304, 412 (thrown, so it leaves
+ * like every other error) or 200 with every header precomputed. The bytes go straight to the socket (Fastify's reply
+ * pipeline would only re-check headers we built once); Node sends no body for HEAD.
  */
 export function sendRepresentation(req: FastifyRequest, reply: FastifyReply, rep: Representation): FastifyReply {
   const variant = pickVariant(rep, req.headers['accept-encoding'])
+  const outcome = evaluatePreconditions(req.method, req.headers, variant.etag, rep.lastModified)
+  if (outcome === 'failed') throw new ServiceError('precondition_failed', PRECONDITION_FAILED)
   reply.hijack()
-  if (fresh(req.headers, variant.headers)) reply.raw.writeHead(304, variant.notModifiedHeaders).end()
+  if (outcome === 'not-modified') reply.raw.writeHead(304, variant.notModifiedHeaders).end()
   else reply.raw.writeHead(200, variant.headers).end(variant.body)
   return reply
 }
