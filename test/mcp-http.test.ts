@@ -110,6 +110,41 @@ describe('messages', () => {
     assert.equal(r.json().error.code, -32601)
   })
 
+  test('params the SDK cannot take are -32602 with the request\'s own id, for any method; the id is free again at once', async () => {
+    const session = await openSession(svc.url)
+    const metas = [[], 'x', null, { progressToken: true }, { progressToken: 1.5 }, { progressToken: {} }, { 'io.modelcontextprotocol/related-task': 5 }]
+    for (const method of ['tools/list', 'ping', 'reviews/delete']) {
+      for (const _meta of metas) {
+        const r = await post(svc.url, { jsonrpc: '2.0', id: 5, method, params: { _meta } }, withSession(session))
+        assert.equal(r.status, 200, `${method} ${JSON.stringify(_meta)}`)
+        const { id, error } = r.json()
+        assert.equal(id, 5)
+        assert.equal(error.code, -32602)
+        assert.match(error.message, /params\._meta/)
+      }
+    }
+    const deep = JSON.stringify({ d: Array.from({ length: 40 }).reduce<unknown>((inner) => [inner], 1) })
+    const r = await post(svc.url, `{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{"name":"get_business","arguments":${deep}}}`, withSession(session))
+    assert.match(r.json().error.message, /nest deeper than 32/)
+    assert.deepEqual((await post(svc.url, ping(5), withSession(session))).json(), { jsonrpc: '2.0', id: 5, result: {} })
+  })
+
+  test('an initialize the SDK cannot take is -32602 and starts no session', async () => {
+    const before = svc.service.mcp.stats.created
+    const r = await post(svc.url, { ...INITIALIZE, params: { ...INITIALIZE.params, _meta: [] } })
+    assert.equal(r.status, 200)
+    assert.equal(r.json().error.code, -32602)
+    assert.equal(r.headers['mcp-session-id'], undefined)
+    assert.equal(svc.service.mcp.stats.created, before)
+  })
+
+  test('a task-augmented request is processed normally: this server declares no task support', async () => {
+    const session = await openSession(svc.url)
+    const r = await post(svc.url, { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'get_business', arguments: {}, task: { ttl: 1000 } } }, withSession(session))
+    assert.equal(r.json().result.isError, undefined)
+    assert.ok(r.json().result.structuredContent)
+  })
+
   test('invalid params for a method are -32602', async () => {
     const session = await openSession(svc.url)
     for (const [method, params] of [['resources/read', {}], ['tools/call', { arguments: {} }], ['prompts/get', { name: 5 }], ['logging/setLevel', { level: 'loud' }]] as const) {

@@ -3,10 +3,39 @@ import { z } from 'zod'
 /**
  * The JSON-RPC 2.0 envelope that POST /mcp accepts and answers with (MCP basic/index.mdx): what the transport checks
  * before a message reaches the MCP server, and what the OpenAPI document shows. The server validates each method's
- * params itself.
+ * params itself; McpRequestParams below is what every request's params must be before any method sees them.
  */
 const Id = z.union([z.string(), z.int()]).describe('Request id: a string or an integer, never null.')
 const Params = z.record(z.string(), z.unknown())
+
+/** Deep enough for any argument a tool takes; far below where a recursive JSON.stringify runs out of stack. */
+const MAX_PARAMS_DEPTH = 32
+
+/** Whether a parsed JSON value nests at most `limit` arrays and objects deep; stops looking at the limit. */
+function nestsWithin(value: unknown, limit: number): boolean {
+  if (typeof value !== 'object' || value === null) return true
+  if (limit === 0) return false
+  return Object.values(value).every((v) => nestsWithin(v, limit - 1))
+}
+
+/**
+ * The general fields of a request's params._meta (basic/index.mdx, General fields; the related-task key is from
+ * 2025-11-25). Any other key is allowed, but these must have their shape: the SDK reads them before dispatching, and
+ * drops a request whose _meta does not match, so without this check such a request would never be answered.
+ */
+const RequestMeta = z.looseObject({
+  progressToken: z.union([z.string(), z.int()], { error: 'a progress token is a string or an integer' }).optional(),
+  'io.modelcontextprotocol/related-task': z.looseObject({ taskId: z.string() }).optional()
+})
+
+/**
+ * What every request's params must be, whatever its method: anything else is answered -32602 with the request's id.
+ * The depth is measured on the params as sent, before a parse rebuilds any object (and drops __proto__ keys).
+ */
+export const McpRequestParams = z
+  .unknown()
+  .refine((params) => nestsWithin(params, MAX_PARAMS_DEPTH), { message: `params must not nest deeper than ${MAX_PARAMS_DEPTH} levels`, abort: true })
+  .pipe(z.looseObject({ _meta: RequestMeta.optional() }))
 
 export const JsonRpcRequest = z
   .strictObject({

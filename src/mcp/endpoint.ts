@@ -6,6 +6,7 @@ import type { Snapshot } from '../snapshot/index.js'
 import { ToolResultCache } from './result-cache.js'
 import { Session } from './session.js'
 import {
+  answerError,
   checkAccept,
   checkJsonBody,
   checkProtocolVersion,
@@ -13,6 +14,7 @@ import {
   isRequest,
   originOf,
   parseMessage,
+  prepareRequest,
   refusal,
   refuse,
   sessionIdOf,
@@ -75,7 +77,9 @@ export class McpEndpoint {
       res.writeHead(202).end()
       return
     }
-    if (!found.transport.request(message, res, extra)) {
+    const prepared = prepareRequest(message)
+    if ('error' in prepared) return answerError(res, prepared.error, { 'mcp-session-id': found.id })
+    if (!found.transport.request(prepared.request, res, extra)) {
       refuse(res, refusal(400, -32600, `Invalid Request: a request with id ${JSON.stringify(message.id)} is already in progress in this session.`))
     }
   }
@@ -122,6 +126,9 @@ export class McpEndpoint {
 
   private async initialize(req: IncomingMessage, res: ServerResponse, message: JSONRPCRequest): Promise<void> {
     if (sessionIdOf(req) !== undefined) return refuse(res, refusal(400, -32600, 'Invalid Request: initialize starts a new session; send it without Mcp-Session-Id.'))
+    // Checked before a session exists, so a request that cannot be taken does not leave one behind.
+    const prepared = prepareRequest(message)
+    if ('error' in prepared) return answerError(res, prepared.error)
     if (this.sessions.size >= this.o.maxSessions) this.expireIdle()
     if (this.sessions.size >= this.o.maxSessions) {
       this.counts.refusedFull++
@@ -132,7 +139,7 @@ export class McpEndpoint {
     session.transport.onclose = () => this.sessions.delete(session.id)
     this.sessions.set(session.id, session)
     this.counts.created++
-    session.transport.request(message, res, { requestInfo: { headers: req.headers } })
+    session.transport.request(prepared.request, res, { requestInfo: { headers: req.headers } })
   }
 
   private sessionFor(req: IncomingMessage): Session | Refusal {

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js'
-import { JsonRpcMessage } from '../domain/index.js'
+import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCErrorResponse, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js'
+import { z } from 'zod'
+import { JsonRpcMessage, McpRequestParams } from '../domain/index.js'
 
 /** An HTTP-level refusal, answered with a JSON-RPC error object whose id is null (transports.mdx allows that). */
 export interface Refusal {
@@ -56,6 +57,37 @@ export function parseMessage(body: Buffer): Parsed {
   const parsed = JsonRpcMessage.safeParse(value)
   if (!parsed.success) return { refusal: refusal(400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 request, notification or response.') }
   return { message: parsed.data as JSONRPCMessage }
+}
+
+/** Parsed from the whole request so that an issue's path starts at `params`. */
+const WithParams = z.object({ params: McpRequestParams.optional() })
+
+/**
+ * A request as the server should get it, or the error that answers it instead. Params the SDK cannot take are answered
+ * here with the request's own id, since the SDK would drop the request unanswered (see McpRequestParams).
+ */
+export function prepareRequest(m: JSONRPCRequest): { request: JSONRPCRequest } | { error: JSONRPCErrorResponse } {
+  const checked = WithParams.safeParse(m)
+  if (!checked.success) return { error: { jsonrpc: '2.0', id: m.id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${z.prettifyError(checked.error)}` } } }
+  return { request: withoutTask(m) }
+}
+
+/**
+ * A receiver that declares no task support must process a task-augmented request normally, ignoring the
+ * augmentation (basic/utilities/tasks.mdx, 2025-11-25). The SDK instead fails such a request with -32603, so the
+ * augmentation is taken off before it sees the request.
+ */
+function withoutTask(m: JSONRPCRequest): JSONRPCRequest {
+  if (m.params === undefined || !Object.hasOwn(m.params, 'task')) return m
+  const { task: _ignored, ...params } = m.params
+  return { ...m, params }
+}
+
+/** An answer to a request that never reached the server: a JSON-RPC error with the request's id, in a 200. */
+export function answerError(res: ServerResponse, response: JSONRPCErrorResponse, headers?: Record<string, string>): void {
+  const body = JSON.stringify(response)
+  res.writeHead(200, { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) })
+  res.end(body)
 }
 
 export const isRequest = (m: JSONRPCMessage): m is JSONRPCRequest => 'method' in m && 'id' in m
