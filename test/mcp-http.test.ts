@@ -127,6 +127,7 @@ describe('messages', () => {
     const r = await post(svc.url, `{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{"name":"get_business","arguments":${deep}}}`, withSession(session))
     assert.match(r.json().error.message, /nest deeper than 32/)
     assert.deepEqual((await post(svc.url, ping(5), withSession(session))).json(), { jsonrpc: '2.0', id: 5, result: {} })
+    assert.equal(svc.service.mcp.stats.inFlight, 0)
   })
 
   test('an initialize the SDK cannot take is -32602 and starts no session', async () => {
@@ -143,6 +144,27 @@ describe('messages', () => {
     const r = await post(svc.url, { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'get_business', arguments: {}, task: { ttl: 1000 } } }, withSession(session))
     assert.equal(r.json().result.isError, undefined)
     assert.ok(r.json().result.structuredContent)
+  })
+
+  test('a notification or response of any shape is 202 and leaves nothing behind; params that are not an object are 400', async () => {
+    const session = await openSession(svc.url)
+    const deep = '['.repeat(50_000) + ']'.repeat(50_000)
+    for (const body of [
+      { jsonrpc: '2.0', method: 'notifications/whatever', params: { _meta: [] } },
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: { x: 1 } } },
+      { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: [], progress: 'x' } },
+      { jsonrpc: '2.0', id: 'nobody-asked', result: { _meta: 'x' } },
+      { jsonrpc: '2.0', id: 8, error: { code: 1, message: 'x', data: [] } },
+      `{"jsonrpc":"2.0","method":"notifications/x","params":{"_meta":[],"d":${deep}}}`,
+      `{"jsonrpc":"2.0","id":9,"result":{"d":${deep}}}`
+    ]) {
+      const r = await post(svc.url, body, withSession(session))
+      assert.equal(r.status, 202, typeof body === 'string' ? body.slice(0, 80) : JSON.stringify(body))
+      assert.equal(r.body.length, 0)
+    }
+    rpcError(await post(svc.url, { jsonrpc: '2.0', method: 'notifications/whatever', params: [] }, withSession(session)), 400, -32600)
+    assert.equal((await post(svc.url, ping(), withSession(session))).status, 200)
+    assert.equal(svc.service.mcp.stats.inFlight, 0)
   })
 
   test('invalid params for a method are -32602', async () => {

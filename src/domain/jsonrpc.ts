@@ -56,7 +56,7 @@ export const JsonRpcError = z
     id: Id.nullable().describe('null when the error is about the HTTP request rather than one message.'),
     error: z.object({ code: z.int(), message: z.string(), data: z.unknown().optional() })
   })
-  .meta({ id: 'JsonRpcError', description: 'An error response: -32700 parse error, -32600 invalid request, -32601 unknown method, -32602 invalid params, -32002 unknown resource, -32000/-32001 transport errors.' })
+  .meta({ id: 'JsonRpcError', description: 'An error response: -32700 parse error, -32600 invalid request, -32601 unknown method, -32602 invalid params, -32002 unknown resource, -32603 internal error (also a request the server did not answer in time), -32000/-32001 transport errors.' })
 
 /** One message per POST: MCP 2025-06-18 removed batches. */
 export const JsonRpcMessage = z.union([JsonRpcRequest, JsonRpcResult, JsonRpcError]).meta({ id: 'JsonRpcMessage' })

@@ -34,6 +34,8 @@ export interface McpOptions {
 
 export interface McpStats {
   live: number
+  /** Requests accepted and not answered yet, in every session. */
+  inFlight: number
   created: number
   expired: number
   refusedFull: number
@@ -58,7 +60,9 @@ export class McpEndpoint {
   }
 
   get stats(): McpStats {
-    return { live: this.sessions.size, ...this.counts }
+    let inFlight = 0
+    for (const session of this.sessions.values()) inFlight += session.transport.pending
+    return { live: this.sessions.size, inFlight, ...this.counts }
   }
 
   async post(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
@@ -134,7 +138,7 @@ export class McpEndpoint {
       this.counts.refusedFull++
       return refuse(res, refusal(503, -32000, 'Too many open MCP sessions; try again later.', { 'retry-after': '60' }))
     }
-    const session = new Session({ urls: this.o.urls, current: this.o.current, version: this.o.version, results: this.results })
+    const session = new Session({ urls: this.o.urls, current: this.o.current, version: this.o.version, results: this.results, log: this.o.log })
     await session.start()
     session.transport.onclose = () => this.sessions.delete(session.id)
     this.sessions.set(session.id, session)

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { LoggingLevelSchema, SetLevelRequestSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js'
+import type { Logger } from 'pino'
 import type { Urls } from '../config/index.js'
 import type { Snapshot } from '../snapshot/index.js'
 import { onRequest } from './handlers.js'
@@ -8,7 +9,7 @@ import { registerPrompts } from './prompts.js'
 import { changedUris, registerResources } from './resources.js'
 import type { ToolResultCache } from './result-cache.js'
 import { registerTools } from './tools.js'
-import { SessionTransport } from './transport.js'
+import { SessionTransport, UnansweredRequest } from './transport.js'
 
 /** RFC 5424 order, least severe first, as the spec lists the levels. */
 const SEVERITY: readonly LoggingLevel[] = LoggingLevelSchema.options
@@ -20,6 +21,7 @@ export interface SessionContext {
   version: string
   /** Shared by every session: the same call gives the same result for one data version. */
   results: ToolResultCache
+  log: Logger
 }
 
 /** One MCP session: the SDK server (protocol, capabilities, logging levels) over its own transport. */
@@ -33,7 +35,7 @@ export class Session {
   lastSeen = Date.now()
 
   constructor(private readonly ctx: SessionContext) {
-    this.transport = new SessionTransport(this.id, (result) => ctx.results.jsonOf(result))
+    this.transport = new SessionTransport(this.id, { known: (result) => ctx.results.jsonOf(result) })
     const snapshot = ctx.current()
     this.server = new Server(
       { name: 'reviews-service', title: `Reviews of ${snapshot.business.name}`, version: ctx.version },
@@ -42,6 +44,9 @@ export class Session {
         instructions: instructions(snapshot, ctx.urls)
       }
     )
+    // The SDK reports here what it ignores from a client (malformed notifications, responses to nothing): worth a
+    // debug line. A request the transport had to answer itself is a fault of the server.
+    this.server.onerror = (err) => ctx.log[err instanceof UnansweredRequest ? 'warn' : 'debug']({ err, session: this.id }, 'MCP session error')
     registerTools(this.server, ctx.current, ctx.results)
     registerResources(this.server, { urls: ctx.urls, current: ctx.current, subscriptions: this.subscriptions })
     registerPrompts(this.server, ctx.current)

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http'
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js'
+import { ErrorCode, type JSONRPCMessage, type JSONRPCNotification, type JSONRPCRequest, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js'
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' }
 const KEEP_ALIVE_MS = 25_000
@@ -55,25 +55,53 @@ class Exchange {
   }
 }
 
+/** The longest a request may wait for its answer before the transport answers it with an error itself. */
+const ANSWER_WITHIN_MS = 30_000
+
+export interface TransportOptions {
+  /** Gives the JSON of a result when it is already known (see result-cache.ts). */
+  known?: KnownJson
+  answerWithinMs?: number
+}
+
+/** Reported through onerror when the transport had to answer a request itself: a fault of the server, not the client. */
+export class UnansweredRequest extends Error {}
+
+/** A request the transport still owes an answer: where it goes, and what to undo once it is answered. */
+interface Pending {
+  exchange: Exchange
+  deadline: NodeJS.Timeout
+  onClose: () => void
+}
+
 /**
  * The SDK's Transport for one MCP session over plain Node HTTP responses. The SDK's own streamable HTTP transport
  * converts every request to web streams and answers with SSE (about 0.15x the throughput of a plain GET here) and
  * its JSON mode leaks per request (typescript-sdk issue 2559); this one writes to the response directly and forgets
  * each exchange as soon as it is answered or its client goes away. HTTP-level checks happen before a message gets
  * here (see endpoint.ts).
+ *
+ * The SDK leaves a request unanswered when it fails the SDK's own schema (it only reports it to onerror), and a
+ * handler may never settle; so that no request waits forever, each one is answered with -32603 when the server has
+ * not answered it within `answerWithinMs`, or at once when the server throws while taking it.
  */
 export class SessionTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void
   onclose?: () => void
   onerror?: (error: Error) => void
-  private readonly inFlight = new Map<RequestId, Exchange>()
+  private readonly inFlight = new Map<RequestId, Pending>()
   private stream: { res: ServerResponse; keepAlive: NodeJS.Timeout } | undefined
   private closed = false
+  private readonly known: KnownJson
+  private readonly answerWithinMs: number
 
   constructor(
     readonly sessionId: string,
-    private readonly known: KnownJson = () => undefined
-  ) {}
+    o: TransportOptions = {}
+  ) {
+    this.known = o.known ?? (() => undefined)
+    this.answerWithinMs = o.answerWithinMs ?? ANSWER_WITHIN_MS
+  }
 
   async start(): Promise<void> {}
 
@@ -82,20 +110,39 @@ export class SessionTransport implements Transport {
     return this.inFlight.size > 0 || this.stream !== undefined
   }
 
+  /** How many requests are waiting for their answer. */
+  get pending(): number {
+    return this.inFlight.size
+  }
+
   /** Hands a request to the server; its reply goes to `res`. False when a request with that id is still in flight. */
   request(message: JSONRPCRequest, res: ServerResponse, extra: MessageExtraInfo): boolean {
-    if (this.inFlight.has(message.id)) return false
-    const exchange = new Exchange(res, { 'mcp-session-id': this.sessionId })
-    this.inFlight.set(message.id, exchange)
-    // A client that hangs up does not cancel the request (the spec says so), but nobody is left to answer.
-    res.once('close', () => this.inFlight.get(message.id) === exchange && this.inFlight.delete(message.id))
-    this.onmessage?.(message, extra)
+    const { id } = message
+    if (this.inFlight.has(id)) return false
+    const pending: Pending = {
+      exchange: new Exchange(res, { 'mcp-session-id': this.sessionId }),
+      deadline: setTimeout(() => this.giveUp(id, pending), this.answerWithinMs).unref(),
+      // A client that hangs up does not cancel the request (the spec says so), but nobody is left to answer.
+      onClose: () => this.settle(id, pending)
+    }
+    this.inFlight.set(id, pending)
+    res.once('close', pending.onClose)
+    try {
+      this.onmessage?.(message, extra)
+    } catch (err) {
+      this.fail(id, pending, `Internal error: the server could not take the request (${errorMessage(err)}).`)
+    }
     return true
   }
 
   /** Notifications and responses from the client: nothing is owed back on this HTTP request. */
   deliver(message: JSONRPCMessage, extra: MessageExtraInfo): void {
-    this.onmessage?.(message, extra)
+    try {
+      this.onmessage?.(message, extra)
+    } catch (err) {
+      // The SDK throws while reporting some messages it ignores (JSON.stringify of a very deep one); still ignored.
+      this.onerror?.(new Error(`could not take a ${'method' in message ? 'notification' : 'response'}: ${errorMessage(err)}`))
+    }
   }
 
   /** The GET stream, where messages unrelated to a request go (resource updates, log messages). One at a time. */
@@ -121,18 +168,20 @@ export class SessionTransport implements Transport {
       this.stream?.res.write(sse(JSON.stringify(message)))
       return
     }
-    const exchange = this.inFlight.get(related)
-    if (!exchange) return
-    if (!isResponse(message)) return exchange.event(JSON.stringify(message))
-    this.inFlight.delete(related)
-    exchange.finish(serialize(message, this.known))
+    const pending = this.inFlight.get(related)
+    if (!pending) return
+    if (!isResponse(message)) return pending.exchange.event(JSON.stringify(message))
+    this.settle(related, pending)
+    pending.exchange.finish(serialize(message, this.known))
   }
 
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
-    for (const { res } of this.inFlight.values()) res.destroy()
-    this.inFlight.clear()
+    for (const [id, pending] of this.inFlight) {
+      this.settle(id, pending)
+      pending.exchange.res.destroy()
+    }
     if (this.stream) {
       clearInterval(this.stream.keepAlive)
       this.stream.res.end()
@@ -140,4 +189,31 @@ export class SessionTransport implements Transport {
     }
     this.onclose?.()
   }
+
+  /**
+   * Unanswered in time: the client gets an error, and the server is told the request is cancelled, so that a late
+   * answer is not sent to a later request that reuses the id.
+   */
+  private giveUp(id: RequestId, pending: Pending): void {
+    this.fail(id, pending, `Internal error: the server did not answer within ${this.answerWithinMs / 1000} s.`)
+    const cancelled: JSONRPCNotification = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'not answered in time' } }
+    this.deliver(cancelled, {})
+  }
+
+  private fail(id: RequestId, pending: Pending, message: string): void {
+    if (!this.settle(id, pending)) return
+    pending.exchange.finish([JSON.stringify({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message } })])
+    this.onerror?.(new UnansweredRequest(`request ${JSON.stringify(id)}: ${message}`))
+  }
+
+  /** Forgets a request: its entry, its deadline and its close listener. False when it was already forgotten. */
+  private settle(id: RequestId, pending: Pending): boolean {
+    if (this.inFlight.get(id) !== pending) return false
+    this.inFlight.delete(id)
+    clearTimeout(pending.deadline)
+    pending.exchange.res.off('close', pending.onClose)
+    return true
+  }
 }
+
+const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err))
