@@ -135,10 +135,11 @@ function expect(text: string): Expected {
 
 function expectCall(m: Record<string, Json>): Expected {
   if (!hasOnly(m, ['jsonrpc', 'id', 'method', 'params']) || typeof m.method !== 'string') return { status: 400 }
-  if (m.params !== undefined && !isObject(m.params)) return { status: 400 }
   if (!('id' in m)) return { status: 202 }
   if (!isId(m.id) || m.method === 'initialize') return { status: 400 }
   const id = m.id === 0 ? 0 : m.id // -0 comes back as 0: JSON writes them alike
+  // Params that are not an object are still a request's params: invalid ones, answered with the request's id.
+  if (m.params !== undefined && !isObject(m.params)) return { status: 200, id, result: false, codes: [-32602], about: /params/ }
   // A __proto__ member of params is not a parameter: it never reaches a method, so it cannot make params invalid.
   const params = Object.fromEntries(Object.entries(m.params ?? {}).filter(([k]) => k !== '__proto__'))
   if (!metaIsValid(params._meta) || !nests(params, MAX_DEPTH)) return { status: 200, id, result: false, codes: [-32602], about: /params/ }

@@ -98,7 +98,7 @@ describe('messages', () => {
 
   test('JSON that is not a JSON-RPC message is 400 with -32600', async () => {
     const session = await openSession(svc.url)
-    for (const body of [{ hello: 'world' }, { jsonrpc: '1.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: null, method: 'ping' }, { jsonrpc: '2.0', id: 1.5, method: 'ping' }, { jsonrpc: '2.0', id: 1, method: 'ping', params: [] }, { jsonrpc: '2.0', id: 1, error: { code: 'x' } }, 42]) {
+    for (const body of [{ hello: 'world' }, { jsonrpc: '1.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: null, method: 'ping' }, { jsonrpc: '2.0', id: 1.5, method: 'ping' }, { jsonrpc: '2.0', id: 1, error: { code: 'x' } }, 42]) {
       rpcError(await post(svc.url, body, withSession(session)), 400, -32600)
     }
   })
@@ -146,7 +146,7 @@ describe('messages', () => {
     assert.ok(r.json().result.structuredContent)
   })
 
-  test('a notification or response of any shape is 202 and leaves nothing behind; params that are not an object are 400', async () => {
+  test('a notification or response of any shape is 202 and leaves nothing behind', async () => {
     const session = await openSession(svc.url)
     const deep = '['.repeat(50_000) + ']'.repeat(50_000)
     for (const body of [
@@ -156,14 +156,28 @@ describe('messages', () => {
       { jsonrpc: '2.0', id: 'nobody-asked', result: { _meta: 'x' } },
       { jsonrpc: '2.0', id: 8, error: { code: 1, message: 'x', data: [] } },
       `{"jsonrpc":"2.0","method":"notifications/x","params":{"_meta":[],"d":${deep}}}`,
-      `{"jsonrpc":"2.0","id":9,"result":{"d":${deep}}}`
+      `{"jsonrpc":"2.0","id":9,"result":{"d":${deep}}}`,
+      { jsonrpc: '2.0', method: 'notifications/whatever', params: [] },
+      { jsonrpc: '2.0', method: 'notifications/whatever', params: 'x' }
     ]) {
       const r = await post(svc.url, body, withSession(session))
       assert.equal(r.status, 202, typeof body === 'string' ? body.slice(0, 80) : JSON.stringify(body))
       assert.equal(r.body.length, 0)
     }
-    rpcError(await post(svc.url, { jsonrpc: '2.0', method: 'notifications/whatever', params: [] }, withSession(session)), 400, -32600)
     assert.equal((await post(svc.url, ping(), withSession(session))).status, 200)
+    assert.equal(svc.service.mcp.stats.inFlight, 0)
+  })
+
+  test('a request whose params are not an object is -32602 with its own id, for any method', async () => {
+    const session = await openSession(svc.url)
+    for (const params of [[], [1, 2], 'x', 5, true, null]) {
+      for (const method of ['ping', 'tools/list', 'no/such/method']) {
+        const r = await post(svc.url, { jsonrpc: '2.0', id: 'p', method, params }, withSession(session))
+        assert.equal(r.status, 200)
+        assert.deepEqual([r.json().id, r.json().error.code], ['p', -32602], JSON.stringify(params))
+        assert.match(r.json().error.message, /params/)
+      }
+    }
     assert.equal(svc.service.mcp.stats.inFlight, 0)
   })
 

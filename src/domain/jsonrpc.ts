@@ -42,7 +42,9 @@ export const JsonRpcRequest = z
     jsonrpc: z.literal('2.0'),
     id: Id.optional().describe('Absent for a notification, which gets 202 and no body.'),
     method: z.string().describe('e.g. initialize, tools/list, tools/call, resources/read, prompts/get, logging/setLevel.'),
-    params: Params.optional()
+    // Any JSON here still makes a request: one that is not an object gets -32602 with its own id (McpRequestParams),
+    // and a notification's params are the server's to ignore. An object is rebuilt, which drops a __proto__ member.
+    params: z.union([Params, z.unknown()]).optional().describe('An object; anything else is answered -32602 (invalid params).')
   })
   .meta({ id: 'JsonRpcRequest', description: 'A request, or a notification when it has no id.' })
 
