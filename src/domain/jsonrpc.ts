@@ -8,6 +8,12 @@ import { z } from 'zod'
 const Id = z.union([z.string(), z.int()]).describe('Request id: a string or an integer, never null.')
 const Params = z.record(z.string(), z.unknown())
 
+/** JSON.parse makes a `__proto__` member an own property; it is no parameter, so no method gets to see it. */
+function withoutProtoMember(params: unknown): unknown {
+  if (typeof params !== 'object' || params === null || Array.isArray(params) || !Object.hasOwn(params, '__proto__')) return params
+  return Object.fromEntries(Object.entries(params).filter(([k]) => k !== '__proto__'))
+}
+
 /** Deep enough for any argument a tool takes; far below where a recursive JSON.stringify runs out of stack. */
 const MAX_PARAMS_DEPTH = 32
 
@@ -43,8 +49,8 @@ export const JsonRpcRequest = z
     id: Id.optional().describe('Absent for a notification, which gets 202 and no body.'),
     method: z.string().describe('e.g. initialize, tools/list, tools/call, resources/read, prompts/get, logging/setLevel.'),
     // Any JSON here still makes a request: one that is not an object gets -32602 with its own id (McpRequestParams),
-    // and a notification's params are the server's to ignore. An object is rebuilt, which drops a __proto__ member.
-    params: z.union([Params, z.unknown()]).optional().describe('An object; anything else is answered -32602 (invalid params).')
+    // and a notification's params are the server's to ignore.
+    params: z.preprocess(withoutProtoMember, z.unknown()).optional().describe('An object; anything else is answered -32602 (invalid params).')
   })
   .meta({ id: 'JsonRpcRequest', description: 'A request, or a notification when it has no id.' })
 
