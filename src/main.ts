@@ -32,12 +32,12 @@ export interface Service {
 
 export async function startService(config: Config): Promise<Service> {
   const log = pino({ level: config.logLevel, base: { service: 'reviews-service' } })
-  const store = await openStore(config.databaseUrl)
+  const store = await openStore(config.databaseUrl, { pollIntervalMs: config.pollIntervalMs })
   const seeded = await seedDemoIfEmpty(store)
   if (!seeded.skipped) log.info({ reviews: seeded.added }, 'empty database: loaded the bundled demo data')
   const holder = new SnapshotHolder(store, config.urls, log)
   await holder.refresh()
-  holder.watch(config.pollIntervalMs)
+  holder.watch()
   const mcp = new McpEndpoint({ urls: config.urls, current: () => holder.current, log, ...config.mcp, version: VERSION })
   holder.onSwap((next, previous) => mcp.dataChanged(next, previous))
   const hub = new Hub({ settings: config.websub, store: store.subscriptions, topics: topics(config.urls), current: () => holder.current, log })

@@ -233,7 +233,7 @@ describe('the subscriber printed in the guide', () => {
 async function activeSubscriptions(s: TestService, topic: string): Promise<number> {
   const store = await openStore(s.databaseUrl)
   try {
-    return (await store.subscriptions.counts(s.service.holder.current.version, Date.now())).byTopic[topic] ?? 0
+    return (await store.subscriptions.totals(s.service.holder.current.version, Date.now())).active[topic] ?? 0
   } finally {
     await store.close()
   }

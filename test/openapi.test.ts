@@ -88,7 +88,7 @@ async function hostFull(): Promise<RawResponse> {
     const url = `${limited.url}/api/websub/hub`
     const topic = `${limited.baseUrl}/feed.xml`
     await hubRequest(url, { 'hub.mode': 'subscribe', 'hub.topic': topic, 'hub.callback': `${sub.url}/one` })
-    await waitFor('the first subscription', async () => (await limited.service.store.subscriptions.counts(0, Date.now())).byTopic[topic] === 1)
+    await waitFor('the first subscription', async () => (await limited.service.store.subscriptions.totals(0, Date.now())).active[topic] === 1)
     return await hubRequest(url, { 'hub.mode': 'subscribe', 'hub.topic': topic, 'hub.callback': `${sub.url}/two` })
   } finally {
     await limited.stop()

@@ -26,6 +26,8 @@ before(async () => {
     WEBSUB_EXTRA_CA_FILE: pki.caFile,
     WEBSUB_RETRY_DELAYS_MS: '4000,4000',
     WEBSUB_TIMEOUT_MS: '2000',
+    // The killed process's claim on the verification it had under way runs out after this; then the restart takes it.
+    WEBSUB_CLAIM_LEASE_MS: '2000',
     POLL_INTERVAL_MS: '100'
   }
   await importInto(dataset([review({ id: 'c0', date: '2024-01-01', text: 'Evie was kind.' })]))

@@ -115,7 +115,7 @@ test('deliveries that wait past the queue bound are put back, not failed: each s
 async function activeSubscriptions(svc: TestService): Promise<number> {
   const store = await openStore(svc.databaseUrl)
   try {
-    return Object.values((await store.subscriptions.counts(0, Date.now())).byTopic).reduce((a, b) => a + b, 0)
+    return Object.values((await store.subscriptions.totals(0, Date.now())).active).reduce((a, b) => a + b, 0)
   } finally {
     await store.close()
   }

@@ -81,7 +81,7 @@ async function subscribed(topic: string, cb: { path: string; url: string }, extr
 async function pendingIntent(callbackUrl: string): Promise<boolean> {
   const store = await openStore(svc.databaseUrl)
   try {
-    return (await store.subscriptions.pendingIntents()).some((i) => i.callback === callbackUrl)
+    return (await store.dump()).intents.some((i) => i.callback === callbackUrl)
   } finally {
     await store.close()
   }
@@ -91,7 +91,7 @@ async function pendingIntent(callbackUrl: string): Promise<boolean> {
 async function activeCount(topic: string, target: TestService = svc): Promise<number> {
   const store = await openStore(target.databaseUrl)
   try {
-    return (await store.subscriptions.counts(target.service.holder.current.version, Date.now())).byTopic[topic] ?? 0
+    return (await store.subscriptions.totals(target.service.holder.current.version, Date.now())).active[topic] ?? 0
   } finally {
     await store.close()
   }

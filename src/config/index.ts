@@ -39,6 +39,7 @@ const Env = z.object({
   WEBSUB_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(64),
   WEBSUB_CONNECTIONS_PER_HOST: z.coerce.number().int().min(1).max(1024).default(8),
   WEBSUB_QUEUE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  WEBSUB_CLAIM_LEASE_MS: z.coerce.number().int().min(300).max(300_000).default(15_000),
   WEBSUB_EXTRA_CA_FILE: z.string().min(1).optional()
 }).superRefine((e, ctx) => {
   if (!(e.WEBSUB_LEASE_MIN_S <= e.WEBSUB_LEASE_DEFAULT_S && e.WEBSUB_LEASE_DEFAULT_S <= e.WEBSUB_LEASE_MAX_S)) {
@@ -140,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: e.WEBSUB_CONCURRENCY,
       connectionsPerHost: e.WEBSUB_CONNECTIONS_PER_HOST,
       queueTimeoutMs: e.WEBSUB_QUEUE_TIMEOUT_MS,
+      claimLeaseMs: e.WEBSUB_CLAIM_LEASE_MS,
       extraCa: e.WEBSUB_EXTRA_CA_FILE ? readFileSync(e.WEBSUB_EXTRA_CA_FILE, 'utf8') : undefined,
       ratePerMinute: e.WEBSUB_RATE_PER_MIN,
       maxRequestBytes: e.WEBSUB_MAX_REQUEST_BYTES

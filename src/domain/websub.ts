@@ -50,7 +50,7 @@ export const HubStats = z
   .object({
     data_version: z.int(),
     owed_deliveries: Count.describe('Active subscriptions that have not yet received the current content.'),
-    since: Timestamp.describe('When these counters started (the process start); subscriptions themselves are durable.'),
+    since: Timestamp.describe('When these counters started: when the database was created. They are kept in the database, so every node of a cluster gives the same numbers.'),
     topics: z.array(TopicStats)
   })
   .meta({ id: 'HubStats' })

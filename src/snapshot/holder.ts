@@ -12,7 +12,7 @@ export type SwapListener = (next: Snapshot, previous: Snapshot | undefined) => v
 export class SnapshotHolder {
   private snapshot: Snapshot | undefined
   private building: Promise<void> | undefined
-  private timer: NodeJS.Timeout | undefined
+  private unwatch: (() => void) | undefined
   private readonly listeners: SwapListener[] = []
 
   constructor(
@@ -36,16 +36,15 @@ export class SnapshotHolder {
     return this.building
   }
 
-  /** Polls the data version so imports by other processes show up within a poll interval plus a build. */
-  watch(intervalMs: number): void {
-    this.timer = setInterval(() => {
+  /** Follows the store's change signal, so a write by any node or process shows up here after one build. */
+  watch(): void {
+    this.unwatch = this.store.watch(() => {
       this.refresh().catch((err: unknown) => this.log.error({ err }, 'snapshot refresh failed; serving the previous one'))
-    }, intervalMs)
-    this.timer.unref()
+    })
   }
 
   stop(): void {
-    clearInterval(this.timer)
+    this.unwatch?.()
   }
 
   private async rebuildWhileBehind(): Promise<void> {

@@ -1,14 +1,15 @@
 import type { Logger } from 'pino'
 import type { HubStats } from '../domain/index.js'
 import type { Snapshot, Topic } from '../snapshot/index.js'
-import type { Intent, SubscriptionStore } from '../store/index.js'
+import type { SubscriptionStore } from '../store/index.js'
 import { AddressGuard, RefusedAddress, type Resolve } from './address-guard.js'
+import { Claims } from './claims.js'
 import { Distributor } from './distribute.js'
 import { Outbound } from './outbound.js'
 import { HubRefusal, parseHubRequest } from './request.js'
-import { HubCounters } from './stats.js'
-import { QueueExpired } from './host-slots.js'
-import { describe, sendDenied, verifyIntent, type VerificationResult } from './verify.js'
+import { hubStats } from './stats.js'
+import { Verifier } from './verifier.js'
+import { describe } from './verify.js'
 
 export interface HubSettings {
   leaseDefaultS: number
@@ -29,6 +30,8 @@ export interface HubSettings {
   connectionsPerHost: number
   /** How long a request may wait for its host's connections; past it, it is put back unsent (never a failure). */
   queueTimeoutMs: number
+  /** How long work a node claimed stays its own without renewal: a dead node's work is taken over after this. */
+  claimLeaseMs: number
   extraCa?: string
 }
 
@@ -42,25 +45,21 @@ export interface HubOptions {
   resolve?: Resolve
 }
 
-/** Verifications run a few at a time: each is one GET, bounded by the timeout. */
-const VERIFY_CONCURRENCY = 16
 const PURGE_EVERY_MS = 60_000
 const STATS_TTL_MS = 1000
 
 /**
  * The WebSub hub (W3C WebSub, decisions.md section 4), free of the HTTP framework: `request` takes the form of a
- * subscription request and answers 202 or a refusal; verification of intent and distribution run afterwards.
+ * subscription request and answers 202 or a refusal; verification of intent and distribution run afterwards. All its
+ * state is in the store, so any number of nodes can run it over the same store: each takes work by claiming it.
  */
 export class Hub {
   private readonly guard: AddressGuard
   private readonly out: Outbound
-  private readonly counters: HubCounters
+  private readonly claims: Claims
+  private readonly verifier: Verifier
   private readonly distributor: Distributor
   private readonly topicUrls: string[]
-  /** Intents per (topic, callback), so a subscribe and a later unsubscribe take effect in order. */
-  private readonly chains = new Map<string, Promise<void>>()
-  private readonly queue: Intent[] = []
-  private verifying = 0
   private purgeTimer: NodeJS.Timeout | undefined
   private statsCache: { at: number; stats: HubStats } | undefined
 
@@ -75,13 +74,22 @@ export class Hub {
       extraCa: s.extraCa
     })
     this.topicUrls = o.topics.map((t) => t.url)
-    this.counters = new HubCounters(this.topicUrls)
+    this.claims = new Claims(o.store, s.claimLeaseMs, o.log)
+    this.verifier = new Verifier({
+      store: o.store,
+      out: this.out,
+      claims: this.claims,
+      log: o.log,
+      version: () => o.current().version,
+      maxPerHost: s.maxPerHost,
+      changed: () => (this.statsCache = undefined)
+    })
     this.distributor = new Distributor({
       store: o.store,
       out: this.out,
+      claims: this.claims,
       topics: o.topics,
       current: o.current,
-      counters: this.counters,
       log: o.log,
       retryDelaysMs: s.retryDelaysMs,
       concurrency: s.concurrency,
@@ -89,9 +97,9 @@ export class Hub {
     })
   }
 
-  /** Resumes what a previous run left: unverified intents and owed deliveries. */
+  /** Resumes what is waiting in the store: unverified intents and owed deliveries, whichever node left them. */
   async start(): Promise<void> {
-    for (const intent of await this.o.store.pendingIntents()) this.enqueue(intent)
+    this.verifier.sweep()
     // Expired leases get no notifications at once (the outbox skips them); the rows go at the next purge.
     this.purgeTimer = setInterval(() => void this.purgeExpired(), Math.min(PURGE_EVERY_MS, this.o.settings.leaseMinS * 1000))
     this.purgeTimer.unref()
@@ -110,9 +118,7 @@ export class Hub {
       const r = parseHubRequest(form, this.topicUrls, this.o.settings.maxCallbackLength)
       await this.checkAddress(r.host)
       if (r.mode === 'subscribe') await this.checkHostLimit(r.host, r.topic, r.callback)
-      const leaseSeconds = this.clampLease(r.leaseSeconds)
-      const intent = { mode: r.mode, topic: r.topic, callback: r.callback, secret: r.secret, leaseSeconds }
-      this.enqueue({ id: await this.o.store.addIntent(intent), ...intent })
+      await this.verifier.add({ mode: r.mode, topic: r.topic, callback: r.callback, secret: r.secret, leaseSeconds: this.clampLease(r.leaseSeconds) })
       return { status: 202, text: `Accepted: the hub will verify this ${r.mode} request with a GET to the callback.` }
     } catch (err) {
       if (err instanceof HubRefusal) return { status: err.status, text: err.message }
@@ -120,20 +126,21 @@ export class Hub {
     }
   }
 
+  /** Cluster-wide counters from the store, cached for a second (operators poll this). */
   async stats(): Promise<HubStats> {
     const now = Date.now()
     if (this.statsCache && now - this.statsCache.at < STATS_TTL_MS) return this.statsCache.stats
     const version = this.o.current().version
-    const { byTopic, owed } = await this.o.store.counts(version, now)
-    const stats = this.counters.report(version, byTopic, owed)
+    const stats = hubStats(version, await this.o.store.totals(version, now), this.topicUrls)
     this.statsCache = { at: now, stats }
     return stats
   }
 
+  /** Finishes the exchanges under way, records them, and hands every other claim back to the cluster. */
   async stop(): Promise<void> {
     clearInterval(this.purgeTimer)
-    await this.distributor.stop()
-    await Promise.all(this.chains.values())
+    await Promise.all([this.distributor.stop(), this.verifier.stop()])
+    await this.claims.releaseAll()
     await this.out.close()
   }
 
@@ -155,73 +162,9 @@ export class Hub {
     return Math.min(s.leaseMaxS, Math.max(s.leaseMinS, requested ?? s.leaseDefaultS))
   }
 
-  private enqueue(intent: Intent): void {
-    this.queue.push(intent)
-    this.drain()
-  }
-
-  private drain(): void {
-    while (this.verifying < VERIFY_CONCURRENCY && this.queue.length) {
-      const intent = this.queue.shift()!
-      const k = `${intent.topic}\n${intent.callback}`
-      this.verifying++
-      const run = (this.chains.get(k) ?? Promise.resolve())
-        .then(() => this.settle(intent))
-        .catch((err: unknown) => this.o.log.error({ err, intent: intent.id }, 'websub verification bookkeeping failed'))
-        .finally(() => {
-          this.verifying--
-          if (this.chains.get(k) === run) this.chains.delete(k)
-          this.drain()
-        })
-      this.chains.set(k, run)
-    }
-  }
-
-  /** Verifies one intent and applies it; a failed verification leaves the subscription as it was (section 5.3). */
-  private async settle(intent: Intent): Promise<void> {
-    const { mode, topic, callback, leaseSeconds } = intent
-    const verifiedAt = Date.now()
-    let result: VerificationResult
-    try {
-      result = await verifyIntent(this.out, mode, topic, callback, leaseSeconds)
-    } catch (err) {
-      if (!(err instanceof QueueExpired)) throw err
-      // Never sent: the callback host had no free connection in time. The intent stays stored; try it again.
-      this.enqueue(intent)
-      return
-    }
-    this.counters.count(topic, result.ok ? 'verifications_succeeded' : 'verifications_failed')
-    this.o.log.info({ mode, topic, callback, verified: result.ok, reason: result.reason }, 'websub verification of intent')
-    if (result.ok) await this.apply(intent, verifiedAt)
-    this.statsCache = undefined
-    await this.o.store.removeIntent(intent.id)
-  }
-
-  private async apply(intent: Intent, verifiedAt: number): Promise<void> {
-    const { topic, callback } = intent
-    if (intent.mode === 'unsubscribe') {
-      if (await this.o.store.unsubscribe(topic, callback)) this.counters.removed(topic, 'unsubscribed')
-      return
-    }
-    // The lease counts from the verification request (section 5.3).
-    const outcome = await this.o.store.subscribe({
-      topic,
-      callback,
-      secret: intent.secret,
-      leaseSeconds: intent.leaseSeconds,
-      expiresAt: verifiedAt + intent.leaseSeconds * 1000,
-      version: this.o.current().version,
-      maxPerHost: this.o.settings.maxPerHost
-    })
-    if (outcome === 'host_full') {
-      this.o.log.warn({ topic, callback }, 'websub subscription denied: too many subscriptions for the callback host')
-      await sendDenied(this.out, topic, callback, 'too many subscriptions for this callback host')
-    }
-  }
-
   private async purgeExpired(): Promise<void> {
     try {
-      for (const topic of await this.o.store.purgeExpired(Date.now())) this.counters.removed(topic, 'expired')
+      if ((await this.o.store.purgeExpired(Date.now())) > 0) this.statsCache = undefined
     } catch (err) {
       this.o.log.error({ err: describe(err) }, 'purging expired websub subscriptions failed')
     }

@@ -2,9 +2,11 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import type { Business, StoredReview } from '../../domain/index.js'
-import { planImport, type ExistingReview } from '../changes.js'
-import { NoBusinessError, type ImportBatch, type ImportOutcome, type PublishedData, type Store } from '../types.js'
+import { canonicalJson, planImport, type ExistingReview } from '../changes.js'
+import { NoBusinessError, type ImportBatch, type ImportOutcome, type PublishedData, type RateStore, type Store, type StoreDump, type StoreOptions } from '../types.js'
+import { dumpSqlite, restoreSqlite } from './dump.js'
 import { migrate } from './migrations.js'
+import { SqliteSessions } from './sessions.js'
 import { SqliteSubscriptions } from './subscriptions.js'
 
 interface ReviewRow {
@@ -14,14 +16,22 @@ interface ReviewRow {
   updated_at: string
 }
 
-/** SQLite adapter: one file, WAL so a server keeps reading while an import process writes. */
+/**
+ * SQLite adapter: one file, WAL so a server keeps reading while an import process (or another worker) writes, and a
+ * busy timeout so concurrent writers wait for each other instead of failing.
+ */
 export class SqliteStore implements Store {
   readonly kind = 'sqlite'
   readonly subscriptions: SqliteSubscriptions
+  readonly sessions: SqliteSessions
+  readonly rates: RateStore
+  reachable = true
   private readonly db: Database.Database
   private readonly versionStmt: Database.Statement
+  private readonly pollIntervalMs: number
+  private readonly watchers = new Set<NodeJS.Timeout>()
 
-  constructor(path: string) {
+  constructor(path: string, options: StoreOptions = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
     this.db = new Database(path)
     this.db.pragma('journal_mode = WAL')
@@ -30,10 +40,47 @@ export class SqliteStore implements Store {
     migrate(this.db)
     this.versionStmt = this.db.prepare('SELECT version FROM data_version WHERE id = 1').pluck()
     this.subscriptions = new SqliteSubscriptions(this.db)
+    this.sessions = new SqliteSessions(this.db)
+    this.rates = sqliteRates(this.db)
+    this.pollIntervalMs = options.pollIntervalMs ?? 500
   }
 
   async dataVersion(): Promise<number> {
     return this.versionStmt.get() as number
+  }
+
+  /** Polls the data version: another process's commit is only visible by reading. */
+  watch(listener: () => void): () => void {
+    let seen: number | undefined
+    const timer = setInterval(() => {
+      try {
+        const version = this.versionStmt.get() as number
+        this.reachable = true
+        if (seen !== undefined && version !== seen) listener()
+        seen = version
+      } catch {
+        this.reachable = false
+      }
+    }, this.pollIntervalMs)
+    timer.unref()
+    this.watchers.add(timer)
+    return () => {
+      clearInterval(timer)
+      this.watchers.delete(timer)
+    }
+  }
+
+  async firstSeen(key: string, now: Date): Promise<Date> {
+    this.db.prepare('INSERT OR IGNORE INTO first_seen (key, at) VALUES (?, ?)').run(key, now.toISOString())
+    return new Date(this.db.prepare('SELECT at FROM first_seen WHERE key = ?').pluck().get(key) as string)
+  }
+
+  async dump(): Promise<StoreDump> {
+    return dumpSqlite(this.db)
+  }
+
+  async restore(dump: StoreDump, o: { replace: boolean }): Promise<void> {
+    restoreSqlite(this.db, dump, o, canonicalJson)
   }
 
   async readPublished(): Promise<PublishedData | null> {
@@ -96,6 +143,29 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    for (const timer of this.watchers) clearInterval(timer)
+    this.watchers.clear()
     if (this.db.open) this.db.close()
+  }
+}
+
+/** Fixed windows per key in one upsert; rows of windows long over are swept on the way. */
+function sqliteRates(db: Database.Database): RateStore {
+  const hit = db.prepare(
+    `INSERT INTO rate_limits (key, window_start, count) VALUES (@key, @now, 1)
+     ON CONFLICT (key) DO UPDATE SET
+       count = CASE WHEN window_start + @window <= @now THEN 1 ELSE count + 1 END,
+       window_start = CASE WHEN window_start + @window <= @now THEN @now ELSE window_start END
+     RETURNING count, window_start AS start`
+  )
+  const sweep = db.prepare('DELETE FROM rate_limits WHERE window_start + @window <= @now')
+  return {
+    async hit(key, windowMs, now) {
+      const row = db.transaction(() => {
+        sweep.run({ window: windowMs, now })
+        return hit.get({ key, window: windowMs, now }) as { count: number; start: number }
+      }).immediate()
+      return { count: row.count, resetAt: row.start + windowMs }
+    }
   }
 }

@@ -63,6 +63,59 @@ const MIGRATIONS: Migration[] = [
         created_at INTEGER NOT NULL
       );
     `
+  },
+  {
+    id: 3,
+    name: 'many nodes: claims, cluster-wide hub counters, MCP sessions, rate windows, first-seen times',
+    sql: `
+      ALTER TABLE websub_subscriptions ADD COLUMN claimed_by TEXT;
+      ALTER TABLE websub_subscriptions ADD COLUMN claim_until INTEGER;
+      ALTER TABLE websub_intents ADD COLUMN claimed_by TEXT;
+      ALTER TABLE websub_intents ADD COLUMN claim_until INTEGER;
+      CREATE INDEX websub_intents_key ON websub_intents (topic, callback, id);
+      CREATE TABLE websub_counters (
+        topic TEXT PRIMARY KEY,
+        verifications_succeeded INTEGER NOT NULL DEFAULT 0,
+        verifications_failed INTEGER NOT NULL DEFAULT 0,
+        deliveries INTEGER NOT NULL DEFAULT 0,
+        delivery_failures INTEGER NOT NULL DEFAULT 0,
+        removed_failures INTEGER NOT NULL DEFAULT 0,
+        removed_gone INTEGER NOT NULL DEFAULT 0,
+        removed_expired INTEGER NOT NULL DEFAULT 0,
+        removed_unsubscribed INTEGER NOT NULL DEFAULT 0,
+        last_delivery_at INTEGER,
+        delivered_version INTEGER
+      ) WITHOUT ROWID;
+      CREATE TABLE store_meta (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        created_at INTEGER NOT NULL
+      );
+      INSERT INTO store_meta (id, created_at) VALUES (1, CAST(unixepoch('subsec') * 1000 AS INTEGER));
+      CREATE TABLE first_seen (
+        key TEXT PRIMARY KEY,
+        at TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE mcp_sessions (
+        id TEXT PRIMARY KEY,
+        protocol_version TEXT NOT NULL,
+        client_info TEXT NOT NULL,
+        client_capabilities TEXT NOT NULL,
+        log_level TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        last_seen INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX mcp_sessions_last_seen ON mcp_sessions (last_seen);
+      CREATE TABLE mcp_session_subscriptions (
+        session_id TEXT NOT NULL,
+        uri TEXT NOT NULL,
+        PRIMARY KEY (session_id, uri)
+      ) WITHOUT ROWID;
+      CREATE TABLE rate_limits (
+        key TEXT PRIMARY KEY,
+        window_start INTEGER NOT NULL,
+        count INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `
   }
 ]
 

@@ -1,0 +1,101 @@
+import type { Database, Statement } from 'better-sqlite3'
+import type { McpSessionChange, McpSessionRecord, McpSessionStore } from '../types.js'
+
+interface Row {
+  id: string
+  protocol_version: string
+  client_info: string
+  client_capabilities: string
+  log_level: string
+  created_at: number
+  last_seen: number
+  subscriptions: string
+}
+
+const toRecord = (r: Row): McpSessionRecord => ({
+  id: r.id,
+  protocolVersion: r.protocol_version,
+  clientInfo: JSON.parse(r.client_info),
+  clientCapabilities: JSON.parse(r.client_capabilities),
+  logLevel: r.log_level,
+  subscriptions: (JSON.parse(r.subscriptions) as string[]).sort(),
+  createdAt: r.created_at,
+  lastSeen: r.last_seen
+})
+
+/**
+ * MCP sessions in the SQLite file. A read is a few microseconds in process, so every read goes to the database and
+ * workers on one machine always agree (no cache to invalidate).
+ */
+export class SqliteSessions implements McpSessionStore {
+  private readonly stmt: Record<string, Statement>
+
+  constructor(private readonly db: Database) {
+    this.stmt = {
+      count: db.prepare('SELECT COUNT(*) FROM mcp_sessions'),
+      insert: db.prepare(
+        `INSERT INTO mcp_sessions (id, protocol_version, client_info, client_capabilities, log_level, created_at, last_seen)
+         VALUES (@id, @protocolVersion, @clientInfo, @clientCapabilities, @logLevel, @createdAt, @lastSeen)`
+      ),
+      subscribe: db.prepare('INSERT OR IGNORE INTO mcp_session_subscriptions (session_id, uri) VALUES (?, ?)'),
+      unsubscribe: db.prepare('DELETE FROM mcp_session_subscriptions WHERE session_id = ? AND uri = ?'),
+      get: db.prepare(
+        `SELECT s.*, (SELECT json_group_array(uri) FROM mcp_session_subscriptions WHERE session_id = s.id) AS subscriptions
+         FROM mcp_sessions s WHERE id = ?`
+      ),
+      exists: db.prepare('SELECT 1 FROM mcp_sessions WHERE id = ?'),
+      touch: db.prepare('UPDATE mcp_sessions SET last_seen = MAX(last_seen, ?) WHERE id = ?'),
+      setLevel: db.prepare('UPDATE mcp_sessions SET log_level = ? WHERE id = ?'),
+      delete: db.prepare('DELETE FROM mcp_sessions WHERE id = ?'),
+      deleteSubscriptions: db.prepare('DELETE FROM mcp_session_subscriptions WHERE session_id = ?'),
+      idle: db.prepare('DELETE FROM mcp_sessions WHERE last_seen < ? RETURNING id')
+    }
+  }
+
+  async create(record: McpSessionRecord, max: number): Promise<'created' | 'full'> {
+    return this.db.transaction(() => {
+      if ((this.stmt.count!.pluck().get() as number) >= max) return 'full'
+      this.stmt.insert!.run({ ...record, clientInfo: JSON.stringify(record.clientInfo), clientCapabilities: JSON.stringify(record.clientCapabilities) })
+      for (const uri of record.subscriptions) this.stmt.subscribe!.run(record.id, uri)
+      return 'created'
+    }).immediate()
+  }
+
+  async get(id: string): Promise<McpSessionRecord | undefined> {
+    const row = this.stmt.get!.get(id) as Row | undefined
+    return row && toRecord(row)
+  }
+
+  async touch(id: string, now: number): Promise<void> {
+    this.stmt.touch!.run(now, id)
+  }
+
+  async update(id: string, change: McpSessionChange): Promise<boolean> {
+    return this.db.transaction(() => {
+      if (this.stmt.exists!.get(id) === undefined) return false
+      if (change.logLevel !== undefined) this.stmt.setLevel!.run(change.logLevel, id)
+      if (change.subscribe !== undefined) this.stmt.subscribe!.run(id, change.subscribe)
+      if (change.unsubscribe !== undefined) this.stmt.unsubscribe!.run(id, change.unsubscribe)
+      return true
+    })()
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.db.transaction(() => {
+      this.stmt.deleteSubscriptions!.run(id)
+      return this.stmt.delete!.run(id).changes > 0
+    })()
+  }
+
+  async expireIdle(before: number): Promise<string[]> {
+    return this.db.transaction(() => {
+      const ids = this.stmt.idle!.pluck().all(before) as string[]
+      for (const id of ids) this.stmt.deleteSubscriptions!.run(id)
+      return ids
+    })()
+  }
+
+  async count(): Promise<number> {
+    return this.stmt.count!.pluck().get() as number
+  }
+}
