@@ -1,0 +1,105 @@
+import pg from 'pg'
+
+export interface Settings {
+  poolSize: number
+  statementTimeoutMs: number
+  pollIntervalMs: number
+}
+
+const INT8 = 20
+
+/**
+ * pg returns int8 as a string so no precision is lost; ours are ms timestamps, versions and counts, all far below
+ * 2^53, so numbers. Set per pool (not pg.types.setTypeParser) so no other pg user in the process is affected.
+ */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === INT8 ? Number : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser
+}
+
+/**
+ * Statements that read or write every review (imports, restores, the snapshot read) may run longer than the
+ * request-path limit; they get this much, or the configured limit if that is longer.
+ */
+const BULK_STATEMENT_TIMEOUT_MS = 120_000
+
+/** A session that sits in an open transaction this long (a hung node) is ended, so its locks go with it. */
+const IDLE_IN_TRANSACTION_MS = 60_000
+
+/**
+ * Connection settings for every connection of a store. TLS comes from the URL: pg 8 parses `sslmode` itself
+ * (disable: none; prefer, require, verify-ca, verify-full: TLS with the certificate and host name checked against
+ * the system CAs, or `sslrootcert`; no-verify: TLS unchecked; libpq's weaker meanings with `uselibpqcompat=true`).
+ */
+export function connectionConfig(url: string, statementTimeoutMs: number): pg.ClientConfig {
+  return {
+    connectionString: url,
+    application_name: 'reviews-service',
+    statement_timeout: statementTimeoutMs,
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
+    // Notices a dead peer on an idle connection (the LISTEN one is always idle).
+    keepAlive: true,
+    connectionTimeoutMillis: 10_000,
+    types
+  }
+}
+
+export function bulkTimeoutMs(statementTimeoutMs: number): number {
+  return Math.max(BULK_STATEMENT_TIMEOUT_MS, statementTimeoutMs)
+}
+
+/** Deadlock and serialisation failures: PostgreSQL rolled the transaction back and it can simply run again. */
+const RETRYABLE = new Set(['40P01', '40001'])
+
+export type Queryable = Pick<pg.PoolClient, 'query'>
+
+/**
+ * Runs `work` in one transaction (`begin` may ask for an isolation level), retried as retrying() says. `work` must
+ * not have side effects outside the database.
+ */
+export async function transaction<T>(pool: pg.Pool, work: (c: Queryable) => Promise<T>, begin = 'BEGIN'): Promise<T> {
+  return retrying(async () => {
+    const client = await pool.connect()
+    let broken: Error | undefined
+    try {
+      await client.query(begin)
+      const result = await work(client)
+      await client.query('COMMIT')
+      return result
+    } catch (err) {
+      // A failed ROLLBACK means the connection is gone: the pool must not hand it out again.
+      await client.query('ROLLBACK').catch((e: Error) => (broken = e))
+      throw err
+    } finally {
+      client.release(broken)
+    }
+  })
+}
+
+/** One statement that writes several rows (and so may deadlock with another such), retried as retrying() says. */
+export async function write<R extends pg.QueryResultRow>(pool: pg.Pool, sql: string, params: unknown[]): Promise<pg.QueryResult<R>> {
+  return retrying(() => pool.query<R>(sql, params))
+}
+
+/**
+ * Runs `attempt` again, a few times, when PostgreSQL aborted it for a deadlock or a serialisation failure: it was
+ * rolled back whole, so running it again is safe. Writers lock subscription and intent rows before counter rows,
+ * which makes deadlocks rare; rows locked in different orders within one table can still meet.
+ */
+async function retrying<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt()
+    } catch (err) {
+      if (n === 3 || !RETRYABLE.has((err as { code?: string }).code ?? '')) throw err
+    }
+  }
+}
+
+/**
+ * First keys of the advisory locks taken inside transactions (pg_advisory_xact_lock(class, key)); the two-key form
+ * never collides with the one-key migration lock.
+ */
+export const LOCK_CLASS = { sessionCount: 1, callbackHost: 2, intentKey: 3 } as const
+
+/** Reads that must see one consistent state (several statements, one snapshot). */
+export const READ_SNAPSHOT = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'
