@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { freePort, launchBrowser, openPage, screenshot, seriousA11yViolations } from './helpers/browser.js'
 import { dataset, plumberBusiness, review } from './helpers/fixtures.js'
 import { startTestService, type TestService } from './helpers/service.js'
@@ -52,6 +52,42 @@ describe('the pages in a real browser', () => {
     await page.context().close()
   })
 
+  test('a reload revalidates the front page: the browser sends its ETag and gets 304', async () => {
+    // A context without request routing (openPage routes every request): Playwright's routing turns the HTTP cache off.
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    const log = await networkLog(page)
+    await page.goto(`${s.url}/`)
+    const heading = await page.locator('h1').textContent()
+    await page.reload()
+    assert.equal(await page.locator('h1').textContent(), heading)
+    const front = log().filter((e) => e.url === `${s.url}/`)
+    assert.deepEqual(front.map((e) => e.status), [200, 304])
+    assert.equal(front[1]!.request['if-none-match'], front[0]!.response.etag)
+    assert.equal(front[1]!.request['cache-control'], 'max-age=0', 'a reload asks caches to revalidate, and the origin still answers 304')
+    await context.close()
+  })
+
+  test("another site's script revalidates the dataset with fetch(): 304 with or without no-cache spelled out, 412 to a stale If-Match", async () => {
+    // The front page's own policy lets no script fetch; here it stands in for any page on another origin.
+    const context = await browser.newContext({ bypassCSP: true })
+    const page = await context.newPage()
+    await page.goto(`${s.url}/`)
+    const dataset = `${s.url.replace('127.0.0.1', 'localhost')}/reviews.json`
+    const statuses = await page.evaluate(async (url) => {
+      const etag = (await fetch(url)).headers.get('etag')!
+      const attempts: Record<string, string>[] = [
+        { 'If-None-Match': etag },
+        { 'If-None-Match': etag, 'Cache-Control': 'no-cache', Pragma: 'no-cache' },
+        { 'If-Match': '"not-this"' },
+        { 'If-Match': etag, 'If-Unmodified-Since': new Date().toUTCString() }
+      ]
+      return Promise.all(attempts.map((headers) => fetch(url, { headers }).then((r) => r.status, (e: Error) => e.message)))
+    }, dataset)
+    assert.deepEqual(statuses, [304, 304, 412, 200])
+    await context.close()
+  })
+
   test('links lead to a review page, the review list, and both feeds', async () => {
     const { page } = await openPage(browser, `${s.url}/`, DESKTOP)
     const firstReview = page.locator('section[aria-labelledby="newest"] article.review time').first()
@@ -72,6 +108,28 @@ describe('the pages in a real browser', () => {
     await page.context().close()
   })
 })
+
+/** One exchange as the browser's own network log (DevTools protocol) has it: the status and fields on the wire. */
+interface Exchange {
+  url: string
+  status?: number
+  request: Record<string, string>
+  response: Record<string, string>
+}
+
+const lowerCased = (headers: Record<string, unknown>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), String(v)]))
+
+/** The page's network log from now on. Playwright's own response events show a revalidated page as its cached 200. */
+async function networkLog(page: Page): Promise<() => Exchange[]> {
+  const cdp = await page.context().newCDPSession(page)
+  const byId = new Map<string, Exchange>()
+  const entry = (id: string) => byId.get(id) ?? byId.set(id, { url: '', request: {}, response: {} }).get(id)!
+  cdp.on('Network.requestWillBeSent', (e) => void (entry(e.requestId).url = e.request.url))
+  cdp.on('Network.requestWillBeSentExtraInfo', (e) => void (entry(e.requestId).request = lowerCased(e.headers)))
+  cdp.on('Network.responseReceivedExtraInfo', (e) => Object.assign(entry(e.requestId), { status: e.statusCode, response: lowerCased(e.headers) }))
+  await cdp.send('Network.enable')
+  return () => [...byId.values()]
+}
 
 describe('a second business in a real browser', () => {
   let s: TestService

@@ -53,7 +53,10 @@ export async function buildHttpApp(o: HttpOptions): Promise<FastifyInstance> {
   return app
 }
 
-/** CORS preflight for every GET resource (needed because If-None-Match is not a CORS-safelisted header). */
+/**
+ * CORS preflight for every GET resource: the precondition fields are not CORS-safelisted, and neither are
+ * Cache-Control and Pragma when a script sets them itself, so each needs allowing or a cross-origin revalidation fails.
+ */
 function preflight(ctx: HttpContext): void {
   ctx.app.options('*', (req, reply) => {
     const allowed = ctx.routes.allowed(req.url)
@@ -64,7 +67,7 @@ function preflight(ctx: HttpContext): void {
         ...COMMON_HEADERS,
         allow: allowed.join(', '),
         'access-control-allow-methods': allowed.join(', '),
-        'access-control-allow-headers': 'If-None-Match, If-Modified-Since, Cache-Control, Accept, Accept-Encoding, Content-Type',
+        'access-control-allow-headers': 'If-None-Match, If-Modified-Since, If-Match, If-Unmodified-Since, Cache-Control, Pragma, Accept, Accept-Encoding, Content-Type',
         'access-control-max-age': '86400'
       })
       .send()
