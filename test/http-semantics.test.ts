@@ -58,6 +58,17 @@ for (const [path, type, vary = 'Accept-Encoding'] of RESOURCES) {
       assert.equal((await get(url(), { 'if-none-match': '"something-else"' })).status, 200)
     })
 
+    test('Cache-Control and Pragma in the request do not stop a 304: they speak to caches (what fetch() and a reload send)', async () => {
+      const { headers } = await get(url())
+      const etag = String(headers.etag)
+      const cachings: Record<string, string>[] = [{ 'cache-control': 'no-cache', pragma: 'no-cache' }, { 'cache-control': 'max-age=0' }, { 'cache-control': 'no-store' }, { pragma: 'no-cache' }]
+      for (const caching of cachings) {
+        assert.equal((await get(url(), { ...caching, 'if-none-match': etag })).status, 304, JSON.stringify(caching))
+        assert.equal((await get(url(), { ...caching, 'if-modified-since': String(headers['last-modified']) })).status, 304, JSON.stringify(caching))
+        assert.equal((await get(url(), { ...caching, 'if-match': '"other"' })).status, 412, JSON.stringify(caching))
+      }
+    })
+
     test('If-Modified-Since: same or later gives 304, earlier or unparsable gives 200', async () => {
       const lm = String((await get(url())).headers['last-modified'])
       const at = (ms: number) => new Date(Date.parse(lm) + ms).toUTCString()
@@ -65,6 +76,10 @@ for (const [path, type, vary = 'Accept-Encoding'] of RESOURCES) {
       assert.equal((await get(url(), { 'if-modified-since': at(3600_000) })).status, 304)
       assert.equal((await get(url(), { 'if-modified-since': at(-1000) })).status, 200)
       assert.equal((await get(url(), { 'if-modified-since': 'not a date' })).status, 200)
+      // Not HTTP-dates, though JavaScript's Date.parse reads a far future into each (RFC 9110 5.6.7, 13.1.3).
+      for (const notHttpDate of ['2099', '2099-01-01', 'Thu Jan 01 2099 00:00:00 GMT+0000']) {
+        assert.equal((await get(url(), { 'if-modified-since': notHttpDate })).status, 200, notHttpDate)
+      }
     })
 
     test('If-None-Match takes precedence over If-Modified-Since', async () => {
@@ -148,7 +163,9 @@ describe('CORS', () => {
     assert.equal(res.status, 204)
     assert.equal(res.headers['access-control-allow-origin'], '*')
     assert.match(String(res.headers['access-control-allow-methods']), /GET/)
-    assert.match(String(res.headers['access-control-allow-headers']), /If-None-Match/)
+    for (const field of ['If-None-Match', 'If-Modified-Since', 'If-Match', 'If-Unmodified-Since', 'Cache-Control', 'Pragma']) {
+      assert.ok(String(res.headers['access-control-allow-headers']).split(', ').includes(field), field)
+    }
   })
   test('errors carry CORS too', async () => {
     for (const path of ['/api/reviews/search?rating=9', '/missing']) {
