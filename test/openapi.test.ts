@@ -110,7 +110,7 @@ async function rateLimited(): Promise<RawResponse> {
   }
 }
 
-/** Requests that produce each documented response: "<operationId> <status>" -> GET paths or request makers. 304 replays the first 200. */
+/** Requests that produce each documented response: "<operationId> <status>" -> GET paths or request makers. 304 and 412 replay the first 200. */
 const RECIPES: Record<string, Recipe[]> = {
   'getReviews 200': ['/reviews.json'],
   'getInsights 200': ['/insights.json'],
@@ -201,6 +201,14 @@ describe('every documented response of every endpoint validates against the docu
           assert.equal(res.status, 304, path)
           assert.equal(res.body.length, 0)
           covered.push(`${op.operationId} 304`)
+          continue
+        }
+        if (status === '412') {
+          const path = RECIPES[`${op.operationId} 200`]![0] as string
+          const res = await get(`${s.url}${path}`, { 'if-match': '"not-the-current-one"' })
+          assert.equal(res.status, 412, path)
+          assert.ok(ajv.compile({ $ref: 'openapi#/components/schemas/Error' })(res.json()), res.text)
+          covered.push(`${op.operationId} 412`)
           continue
         }
         const recipes = RECIPES[`${op.operationId} ${status}`]

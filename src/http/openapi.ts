@@ -23,7 +23,7 @@ function queryParameters(schema: z.ZodType): Json[] {
   return Object.entries(s.properties).map(([name, { description, ...prop }]) => ({ name, in: 'query', required: false, description, schema: prop }))
 }
 
-const conditional = [{ $ref: '#/components/parameters/IfNoneMatch' }, { $ref: '#/components/parameters/IfModifiedSince' }]
+const conditional = ['IfNoneMatch', 'IfModifiedSince', 'IfMatch', 'IfUnmodifiedSince'].map((name) => ({ $ref: `#/components/parameters/${name}` }))
 
 function ok(description: string, content: Json, topic = false): Json {
   const headers: Json = {
@@ -44,7 +44,7 @@ function readOperation(operationId: string, summary: string, description: string
       description,
       tags,
       parameters: [...parameters, ...conditional],
-      responses: { '200': response, '304': { $ref: '#/components/responses/NotModified' }, ...responses }
+      responses: { '200': response, '304': { $ref: '#/components/responses/NotModified' }, '412': { $ref: '#/components/responses/PreconditionFailed' }, ...responses }
     }
   }
 }
@@ -58,7 +58,7 @@ export function buildOpenApi(urls: Urls): Json {
       version: '1.0.0',
       summary: 'Verified customer reviews of one business, as open data.',
       description:
-        'Read-only. Every GET answers HEAD, supports conditional requests (If-None-Match wins over If-Modified-Since), gzip and brotli, and CORS from any origin. Errors are JSON objects with `error` and `message`; invalid parameters add an `issues` array.',
+        'Read-only. Every GET answers HEAD, supports conditional requests as RFC 9110 section 13.2.2 orders them (If-Match, If-Unmodified-Since, If-None-Match, which wins over If-Modified-Since; Cache-Control or Pragma in the request do not change the answer), gzip and brotli, and CORS from any origin. Errors are JSON objects with `error` and `message`; invalid parameters add an `issues` array.',
       license: { name: 'MIT', identifier: 'MIT' }
     },
     servers: [{ url: urls.base }],
@@ -111,8 +111,22 @@ export function buildOpenApi(urls: Urls): Json {
     components: {
       schemas: componentSchemas(),
       parameters: {
-        IfNoneMatch: { name: 'If-None-Match', in: 'header', required: false, description: 'ETags the client holds; a match gives 304. Takes precedence over If-Modified-Since.', schema: { type: 'string' } },
-        IfModifiedSince: { name: 'If-Modified-Since', in: 'header', required: false, description: 'HTTP date; 304 when the data has not changed since.', schema: { type: 'string' } },
+        IfNoneMatch: {
+          name: 'If-None-Match',
+          in: 'header',
+          required: false,
+          description: 'ETags the client holds, or `*`; a match (weak comparison: `W/"x"` matches `"x"`) gives 304. Takes precedence over If-Modified-Since.',
+          schema: { type: 'string' }
+        },
+        IfModifiedSince: { name: 'If-Modified-Since', in: 'header', required: false, description: 'HTTP-date; 304 when the data has not changed since. Ignored if it is not an HTTP-date.', schema: { type: 'string' } },
+        IfMatch: { name: 'If-Match', in: 'header', required: false, description: 'ETags, or `*`; 412 unless one is the current ETag (strong comparison).', schema: { type: 'string' } },
+        IfUnmodifiedSince: {
+          name: 'If-Unmodified-Since',
+          in: 'header',
+          required: false,
+          description: 'HTTP-date; 412 when the data has changed since. Ignored with If-Match, or if it is not an HTTP-date.',
+          schema: { type: 'string' }
+        },
         McpSessionId: { name: 'Mcp-Session-Id', in: 'header', required: false, description: 'The session id from the initialize response; required on every later request.', schema: { type: 'string' } },
         McpProtocolVersion: { name: 'MCP-Protocol-Version', in: 'header', required: false, description: 'The negotiated protocol version; an unsupported one is 400, a missing one is tolerated.', schema: { type: 'string' } }
       },
@@ -124,6 +138,7 @@ export function buildOpenApi(urls: Urls): Json {
       },
       responses: {
         NotModified: { description: 'The representation the client holds is current; no body.' },
+        PreconditionFailed: { description: 'If-Match or If-Unmodified-Since does not hold for the current representation.', ...json(ref('Error')) },
         BadRequest: { description: 'Invalid parameters; `issues` lists every problem.', ...json(ref('ValidationError')) },
         McpRefused: { description: 'Refused at the HTTP level; the body is a JSON-RPC error with a null id.', ...json(ref('JsonRpcError')) },
         NotFound: { description: 'No such resource.', ...json(ref('Error')) }
