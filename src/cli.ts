@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /** `reviews-service serve` and `reviews-service import <file> [--replace]`. */
 import { parseArgs } from 'node:util'
+import { pino } from 'pino'
 import { ConfigError, loadConfig } from './config/index.js'
 import { importFile, ImportFileError } from './ingest/index.js'
 import { startService } from './main.js'
+import { isWorker, reportServing, superviseWorkers } from './workers/index.js'
 import { NoBusinessError, openStore } from './store/index.js'
 
 const USAGE = `usage:
@@ -11,9 +13,13 @@ const USAGE = `usage:
   reviews-service import <file> [--replace]  import a JSON (reviews.json shape) or CSV file into DATABASE_URL`
 
 async function serve(): Promise<void> {
-  const service = await startService(loadConfig())
+  const config = loadConfig()
+  if (config.workers > 1 && !isWorker()) return superviseWorkers(config.workers, pino({ level: config.logLevel, base: { service: 'reviews-service', pid: process.pid, role: 'primary' } }))
+  const service = await startService(config)
+  reportServing(service.address.port)
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
+    // `on`, not `once`: in a cluster a worker may get the signal twice (from the terminal and from the primary).
+    process.on(signal, () => {
       service.log.info({ signal }, 'draining in-flight requests and stopping')
       service.stop().then(
         () => process.exit(0),

@@ -1,8 +1,8 @@
-/** Composition root: store -> snapshot holder -> HTTP; start and graceful stop. */
+/** Composition root: store -> snapshot holder -> HTTP, MCP and WebSub; start and graceful stop of one node. */
 import type { FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
 import type { Config } from './config/index.js'
-import { buildHttpApp } from './http/index.js'
+import { buildHttpApp, FrontDoor } from './http/index.js'
 import { seedDemoIfEmpty } from './ingest/index.js'
 import { McpEndpoint } from './mcp/index.js'
 import { SnapshotHolder, topics } from './snapshot/index.js'
@@ -17,6 +17,8 @@ export const VERSION = '1.0.0'
  * and sent nothing (pre-connecting HTTP clients do) would otherwise hold the process until Node's header timeout.
  */
 const DRAIN_MS = 3000
+/** Waits between attempts to reach a database that does not answer at start. */
+const STORE_RETRY_MS = [250, 500, 1000, 2000, 5000]
 
 export interface Service {
   app: FastifyInstance
@@ -30,39 +32,100 @@ export interface Service {
   stop(): Promise<void>
 }
 
+/**
+ * Starts one node. The port is bound first, so health probes get answers at once (/readyz 503 until the data is
+ * served); then the store (waiting for it while it does not answer), the demo data if the store is empty, the first
+ * snapshot, and the app. Every node of a cluster runs exactly this: what they share is in the store.
+ */
 export async function startService(config: Config): Promise<Service> {
-  const log = pino({ level: config.logLevel, base: { service: 'reviews-service' } })
-  const store = await openStore(config.databaseUrl, { pollIntervalMs: config.pollIntervalMs })
+  const log = pino({ level: config.logLevel, base: { service: 'reviews-service', pid: process.pid } })
+  let store: Store | undefined
+  const door = new FrontDoor({ storeReachable: () => store?.reachable ?? false })
+  const address = await door.listen(config.port, config.host)
+  log.info({ host: address.address, port: address.port }, 'listening; loading the data')
+  try {
+    store = await connect(config, log)
+    const node = await startNode(config, log, store, door)
+    log.info({ host: address.address, port: address.port, baseUrl: config.urls.base, version: node.holder.current.version }, 'serving')
+    return { ...node, store, log, address: { host: address.address, port: address.port }, stop: stopper(door, node, store, config.shutdownGraceMs) }
+  } catch (err) {
+    door.server.close()
+    await store?.close()
+    throw err
+  }
+}
+
+async function startNode(config: Config, log: Logger, store: Store, door: FrontDoor) {
   const seeded = await seedDemoIfEmpty(store)
   if (!seeded.skipped) log.info({ reviews: seeded.added }, 'empty database: loaded the bundled demo data')
   const holder = new SnapshotHolder(store, config.urls, log)
   await holder.refresh()
   holder.watch()
-  const mcp = new McpEndpoint({ urls: config.urls, current: () => holder.current, log, ...config.mcp, version: VERSION })
+  const mcp = new McpEndpoint({ urls: config.urls, current: () => holder.current, log, ...config.mcp, version: VERSION, sessions: store.sessions })
   holder.onSwap((next, previous) => mcp.dataChanged(next, previous))
   const hub = new Hub({ settings: config.websub, store: store.subscriptions, topics: topics(config.urls), current: () => holder.current, log })
   holder.onSwap(() => hub.dataChanged())
   await hub.start()
-  const app = await buildHttpApp({ holder, urls: config.urls, logger: log, mcp, hub, hubLimits: config.websub })
-  await app.listen({ port: config.port, host: config.host })
-  const bound = app.server.address()
-  const address = typeof bound === 'object' && bound ? { host: bound.address, port: bound.port } : { host: config.host, port: config.port }
-  log.info({ ...address, baseUrl: config.urls.base, version: holder.current.version }, 'serving')
-  let stopping: Promise<void> | undefined
-  const stop = () =>
-    (stopping ??= (async () => {
-      holder.stop()
-      await closeWithin(app, DRAIN_MS)
-      await hub.stop()
-      await store.close()
-    })())
-  return { app, store, holder, mcp, hub, log, address, stop }
+  const { app, handle } = await buildHttpApp({
+    holder,
+    urls: config.urls,
+    logger: log,
+    mcp,
+    hub,
+    hubLimits: config.websub,
+    rates: store.rates,
+    firstSeen: (key) => store.firstSeen(key, new Date()),
+    server: door.server
+  })
+  door.open(handle)
+  return { app, holder, mcp, hub }
 }
 
-async function closeWithin(app: FastifyInstance, ms: number): Promise<void> {
-  const cut = setTimeout(() => app.server.closeAllConnections(), ms)
+/** Opens the store, retrying while the database does not answer (it may be starting alongside this node). */
+async function connect(config: Config, log: Logger): Promise<Store> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await openStore(config.databaseUrl, config.store)
+    } catch (err) {
+      if (!isUnreachable(err)) throw err
+      const wait = STORE_RETRY_MS[Math.min(attempt, STORE_RETRY_MS.length - 1)]!
+      log.warn({ err: (err as Error).message, retryInMs: wait }, 'the database does not answer yet')
+      await new Promise((ok) => setTimeout(ok, wait))
+    }
+  }
+}
+
+/** Network failures reaching a database server: worth waiting for. Anything else (a bad path, bad credentials) is not. */
+function isUnreachable(err: unknown): boolean {
+  const code = (err as { code?: string }).code
+  return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT' || code === 'EAI_AGAIN' || code === '57P03'
+}
+
+/**
+ * A graceful stop: /readyz fails at once, and for `graceMs` the node goes on serving so that balancers that check
+ * readiness stop sending it requests; then it stops accepting, finishes what is in flight (cut after DRAIN_MS), hands
+ * its hub work back to the cluster and closes the store.
+ */
+function stopper(door: FrontDoor, node: { app: FastifyInstance; holder: SnapshotHolder; hub: Hub }, store: Store, graceMs: number): () => Promise<void> {
+  let stopping: Promise<void> | undefined
+  return () =>
+    (stopping ??= (async () => {
+      door.drain()
+      if (graceMs > 0) await new Promise((ok) => setTimeout(ok, graceMs))
+      node.holder.stop()
+      await closeWithin(door, node.app, DRAIN_MS)
+      await node.hub.stop()
+      await store.close()
+    })())
+}
+
+async function closeWithin(door: FrontDoor, app: FastifyInstance, ms: number): Promise<void> {
+  const cut = setTimeout(() => door.server.closeAllConnections(), ms)
   try {
+    const closed = new Promise<void>((ok) => door.server.close(() => ok()))
+    door.server.closeIdleConnections()
     await app.close()
+    await closed
   } finally {
     clearTimeout(cut)
   }

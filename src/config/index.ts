@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { z } from 'zod'
 import { HttpUrl } from '../domain/index.js'
+import type { StoreOptions } from '../store/index.js'
 import type { HubSettings } from '../websub/index.js'
 
 const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -13,6 +15,14 @@ const Env = z.object({
     .string()
     .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:<path> or postgres://...')
     .default('sqlite:./var/reviews.db'),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
+  WORKERS: z
+    .string()
+    .regex(/^(auto|[1-9][0-9]{0,2})$/, 'must be a whole number from 1 to 999, or auto (one per available core)')
+    .default('1')
+    .transform((v) => (v === 'auto' ? availableParallelism() : Number(v))),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   LOG_LEVEL: LogLevel.default('info'),
   POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
   MCP_ALLOWED_ORIGINS: z
@@ -72,9 +82,12 @@ export interface Config {
   port: number
   host: string
   databaseUrl: string
+  /** Worker processes on one port (node:cluster); 1 runs the service in this process. */
+  workers: number
+  /** After SIGTERM, how long the node keeps serving with /readyz at 503 before it stops accepting connections. */
+  shutdownGraceMs: number
+  store: StoreOptions
   logLevel: z.output<typeof LogLevel>
-  /** How often a server checks the store for data written by another process. */
-  pollIntervalMs: number
   urls: Urls
   mcp: {
     /** Browser origins allowed on /mcp: the public origin, its loopback twins, and MCP_ALLOWED_ORIGINS. */
@@ -121,8 +134,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    workers: e.WORKERS,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    store: { poolSize: e.DATABASE_POOL_SIZE, statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS, pollIntervalMs: e.POLL_INTERVAL_MS },
     logLevel: e.LOG_LEVEL,
-    pollIntervalMs: e.POLL_INTERVAL_MS,
     urls,
     mcp: {
       allowedOrigins: [...new Set([...ownOrigins(urls.base), ...e.MCP_ALLOWED_ORIGINS.map((o) => new URL(o).origin)])],

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { FastifyInstance, RouteHandlerMethod } from 'fastify'
 import type { Urls } from '../config/index.js'
 import type { SnapshotHolder } from '../snapshot/index.js'
@@ -10,6 +11,16 @@ export interface HttpContext {
   urls: Urls
   cache: ResponseCache
   routes: RouteTable
+  firstSeen(key: string): Promise<Date>
+}
+
+/**
+ * The Last-Modified of bytes that change only with the code (the OpenAPI document, script and style files): when the
+ * cluster first served these exact bytes, recorded in the store, so every node gives the same one and it moves only
+ * when the bytes do.
+ */
+export function staticSince(ctx: HttpContext, content: string | Buffer): Promise<Date> {
+  return ctx.firstSeen(`sha256:${createHash('sha256').update(content).digest('base64url')}`)
 }
 
 /** Registers a GET (and so HEAD) route and records it for 405 answers and CORS preflight. */

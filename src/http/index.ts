@@ -1,11 +1,13 @@
 /** HTTP: the Fastify app. Every body comes from the current snapshot or from a cache keyed by it. */
+import type { RequestListener, Server } from 'node:http'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import type { Urls } from '../config/index.js'
 import type { McpEndpoint } from '../mcp/index.js'
 import type { Hub, HubSettings } from '../websub/index.js'
 import { COMMON_HEADERS, represent, type SnapshotHolder } from '../snapshot/index.js'
-import type { HttpContext } from './context.js'
+import type { RateStore } from '../store/index.js'
+import { staticSince, type HttpContext } from './context.js'
 import { installErrorHandling } from './errors.js'
 import { buildOpenApi } from './openapi.js'
 import { ResponseCache } from './response-cache.js'
@@ -26,9 +28,22 @@ export interface HttpOptions {
   hub: Hub
   /** The hub's settings: its HTTP limits, and the rest for the developer guide to state. */
   hubLimits: HubLimits & HubSettings
+  /** Subscribe-rate windows, shared by every node. */
+  rates: RateStore
+  /** When the cluster first served a static representation (by the hash of its bytes): its Last-Modified on every node. */
+  firstSeen(key: string): Promise<Date>
+  /** The server the app answers on: already listening (see FrontDoor). */
+  server: Server
 }
 
-export async function buildHttpApp(o: HttpOptions): Promise<FastifyInstance> {
+export interface HttpApp {
+  app: FastifyInstance
+  /** Fastify's request handler, for the server once the app is ready. */
+  handle: RequestListener
+}
+
+export async function buildHttpApp(o: HttpOptions): Promise<HttpApp> {
+  let handle: RequestListener | undefined
   // A per-request child logger costs about a third of the 304 throughput, so Fastify gets the logger (and logs
   // every request) only at LOG_LEVEL debug or trace; errors are logged either way.
   const requestLogs = o.logger.isLevelEnabled('debug')
@@ -36,9 +51,13 @@ export async function buildHttpApp(o: HttpOptions): Promise<FastifyInstance> {
     ...(requestLogs ? { loggerInstance: o.logger } : { logger: false }),
     routerOptions: { maxParamLength: 200 },
     bodyLimit: 1024 * 1024,
-    return503OnClosing: true
+    return503OnClosing: true,
+    serverFactory: (handler) => {
+      handle = handler as RequestListener
+      return o.server
+    }
   }) as unknown as FastifyInstance
-  const ctx: HttpContext = { app, holder: o.holder, urls: o.urls, cache: new ResponseCache(), routes: new RouteTable() }
+  const ctx: HttpContext = { app, holder: o.holder, urls: o.urls, cache: new ResponseCache(), routes: new RouteTable(), firstSeen: o.firstSeen }
   o.holder.onSwap(() => ctx.cache.clear())
   installErrorHandling(app, o.logger, (url) => ctx.routes.allowed(url))
   datasetRoutes(ctx)
@@ -47,10 +66,12 @@ export async function buildHttpApp(o: HttpOptions): Promise<FastifyInstance> {
   discoveryRoutes(ctx)
   pageRoutes(ctx)
   mcpRoutes(ctx, o.mcp)
-  await websubRoutes(ctx, o.hub, o.hubLimits)
-  staticRoute(ctx, '/openapi.json', await represent(JSON.stringify(buildOpenApi(o.urls)), { contentType: 'application/json; charset=utf-8', lastModified: startedAt() }))
+  await websubRoutes(ctx, o.hub, { ...o.hubLimits, rates: o.rates })
+  const openapi = JSON.stringify(buildOpenApi(o.urls))
+  staticRoute(ctx, '/openapi.json', await represent(openapi, { contentType: 'application/json; charset=utf-8', lastModified: await staticSince(ctx, openapi) }))
   preflight(ctx)
-  return app
+  await app.ready()
+  return { app, handle: handle! }
 }
 
 /**
@@ -74,9 +95,6 @@ function preflight(ctx: HttpContext): void {
   })
 }
 
-/** The OpenAPI document changes only with the code, so the process start is its modification time (to the second). */
-function startedAt(): Date {
-  return new Date(Math.floor(Date.now() / 1000) * 1000)
-}
 
 export { buildOpenApi } from './openapi.js'
+export { FrontDoor } from './front-door.js'

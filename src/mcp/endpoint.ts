@@ -1,10 +1,12 @@
+import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js'
+import { InitializeRequestSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js'
 import type { Logger } from 'pino'
 import type { Urls } from '../config/index.js'
 import type { Snapshot } from '../snapshot/index.js'
+import type { McpSessionRecord, McpSessionStore } from '../store/index.js'
 import { ToolResultCache } from './result-cache.js'
-import { Session } from './session.js'
+import { Session, type SessionContext } from './session.js'
 import {
   answerError,
   checkAccept,
@@ -30,9 +32,12 @@ export interface McpOptions {
   maxSessions: number
   sessionIdleMs: number
   version: string
+  /** Session records, shared by every node. */
+  sessions: McpSessionStore
 }
 
 export interface McpStats {
+  /** Sessions this node holds an SDK server for (the store holds every live session of the cluster). */
   live: number
   /** Requests accepted and not answered yet, in every session. */
   inFlight: number
@@ -41,28 +46,38 @@ export interface McpStats {
   refusedFull: number
 }
 
+/** At most this often a node writes a session's last use to the store (a write per request would cost too much). */
+const TOUCH_EVERY_MS = 30_000
+
 /**
  * The streamable HTTP endpoint (MCP 2025-06-18, basic/transports): HTTP-level rules first (Origin, Accept,
- * Content-Type, JSON, no batches, session id, protocol version), then the message goes to its session. Sessions
- * expire when idle and are bounded in number, so anonymous clients cannot exhaust memory.
+ * Content-Type, JSON, no batches, session id, protocol version), then the message goes to its session. Sessions are
+ * records in the store, so any node serves any session: a node that has not served one yet builds its SDK server
+ * from the record. Sessions expire when idle and are bounded in number, cluster-wide, so anonymous clients cannot
+ * exhaust memory.
  */
 export class McpEndpoint {
-  private readonly sessions = new Map<string, Session>()
+  /** SDK servers of the sessions this node has served; a record's absence from the store ends them here too. */
+  private readonly local = new Map<string, Session>()
+  private readonly restoring = new Map<string, Promise<Session>>()
   private readonly sweeper: NodeJS.Timeout
   private readonly counts = { created: 0, expired: 0, refusedFull: 0 }
   private readonly origins: Set<string>
-  private readonly results = new ToolResultCache()
+  private readonly ctx: SessionContext
+  private readonly touchEveryMs: number
 
   constructor(private readonly o: McpOptions) {
     this.origins = new Set(o.allowedOrigins)
-    this.sweeper = setInterval(() => this.expireIdle(), Math.max(1000, Math.min(60_000, o.sessionIdleMs / 4)))
+    this.ctx = { urls: o.urls, current: o.current, version: o.version, results: new ToolResultCache(), log: o.log, store: o.sessions }
+    this.touchEveryMs = Math.min(TOUCH_EVERY_MS, o.sessionIdleMs / 10)
+    this.sweeper = setInterval(() => void this.sweep(), Math.max(1000, Math.min(60_000, o.sessionIdleMs / 4)))
     this.sweeper.unref()
   }
 
   get stats(): McpStats {
     let inFlight = 0
-    for (const session of this.sessions.values()) inFlight += session.transport.pending
-    return { live: this.sessions.size, inFlight, ...this.counts }
+    for (const session of this.local.values()) inFlight += session.transport.pending
+    return { live: this.local.size, inFlight, ...this.counts }
   }
 
   async post(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
@@ -72,9 +87,8 @@ export class McpEndpoint {
     if ('refusal' in parsed) return refuse(res, parsed.refusal)
     const { message } = parsed
     if (isInitialize(message)) return this.initialize(req, res, message)
-    const found = this.sessionFor(req)
+    const found = await this.sessionFor(req)
     if (!(found instanceof Session)) return refuse(res, found)
-    found.touch()
     const extra = { requestInfo: { headers: req.headers } }
     if (!isRequest(message)) {
       found.transport.deliver(message, extra)
@@ -89,17 +103,17 @@ export class McpEndpoint {
   }
 
   /** The stream for messages that answer no request: resource updates and log messages. */
-  get(req: IncomingMessage, res: ServerResponse): void {
-    const found = this.checkOrigin(req, res) ?? checkAccept(req, 'text/event-stream') ?? this.sessionFor(req)
+  async get(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const found = this.checkOrigin(req, res) ?? checkAccept(req, 'text/event-stream') ?? (await this.sessionFor(req))
     if (!(found instanceof Session)) return refuse(res, found)
-    found.touch()
     if (!found.transport.openStream(res)) refuse(res, refusal(409, -32000, 'Conflict: this session already has an open stream.'))
   }
 
   async delete(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const found = this.checkOrigin(req, res) ?? this.sessionFor(req)
+    const found = this.checkOrigin(req, res) ?? (await this.sessionFor(req))
     if (!(found instanceof Session)) return refuse(res, found)
-    await this.end(found)
+    await this.o.sessions.delete(found.id)
+    await this.dropLocal(found.id)
     res.writeHead(204).end()
   }
 
@@ -115,17 +129,28 @@ export class McpEndpoint {
     res.end()
   }
 
-  /** Tells every session about a new data version. */
+  /**
+   * Tells every session with a notification stream on this node about a new data version. Every node hears of the
+   * version, and what each session subscribed to is read from the store, wherever it subscribed.
+   */
   dataChanged(next: Snapshot, previous: Snapshot | undefined): void {
     if (!previous) return
-    for (const session of this.sessions.values()) {
-      session.dataChanged(next, previous).catch((err: unknown) => this.o.log.warn({ err, session: session.id }, 'could not notify an MCP session'))
+    for (const session of this.local.values()) {
+      if (!session.transport.streaming) continue
+      this.notify(session, next, previous).catch((err: unknown) => this.o.log.warn({ err, session: session.id }, 'could not notify an MCP session'))
     }
   }
 
+  /** Ends this node's part of every session; the sessions themselves live on in the store for other nodes. */
   async close(): Promise<void> {
     clearInterval(this.sweeper)
-    await Promise.all([...this.sessions.values()].map((s) => this.end(s)))
+    await Promise.all([...this.local.keys()].map((id) => this.dropLocal(id)))
+  }
+
+  private async notify(session: Session, next: Snapshot, previous: Snapshot): Promise<void> {
+    const record = await this.o.sessions.get(session.id)
+    if (!record) return this.dropLocal(session.id)
+    await session.dataChanged(record, next, previous)
   }
 
   private async initialize(req: IncomingMessage, res: ServerResponse, message: JSONRPCRequest): Promise<void> {
@@ -133,25 +158,70 @@ export class McpEndpoint {
     // Checked before a session exists, so a request that cannot be taken does not leave one behind.
     const prepared = prepareRequest(message)
     if ('error' in prepared) return answerError(res, prepared.error)
-    if (this.sessions.size >= this.o.maxSessions) this.expireIdle()
-    if (this.sessions.size >= this.o.maxSessions) {
+    const init = InitializeRequestSchema.safeParse(prepared.request)
+    if (!init.success) return answerError(res, { jsonrpc: '2.0', id: message.id, error: { code: -32602, message: `Invalid params for initialize: ${init.error.message}` } })
+    const record = newRecord(init.data.params)
+    if (!(await this.createRecord(record))) {
       this.counts.refusedFull++
       return refuse(res, refusal(503, -32000, 'Too many open MCP sessions; try again later.', { 'retry-after': '60' }))
     }
-    const session = new Session({ urls: this.o.urls, current: this.o.current, version: this.o.version, results: this.results, log: this.o.log })
-    await session.start()
-    session.transport.onclose = () => this.sessions.delete(session.id)
-    this.sessions.set(session.id, session)
+    const session = await Session.open(this.ctx, record.id)
+    this.keepLocal(session)
     this.counts.created++
     session.transport.request(prepared.request, res, { requestInfo: { headers: req.headers } })
   }
 
-  private sessionFor(req: IncomingMessage): Session | Refusal {
+  /** Stores a new session under the cluster-wide cap; idle sessions are expired first when the cap is reached. */
+  private async createRecord(record: McpSessionRecord): Promise<boolean> {
+    if ((await this.o.sessions.create(record, this.o.maxSessions)) === 'created') return true
+    await this.expireIdle(Date.now())
+    return (await this.o.sessions.create(record, this.o.maxSessions)) === 'created'
+  }
+
+  private async sessionFor(req: IncomingMessage): Promise<Session | Refusal> {
     const id = sessionIdOf(req)
     if (id === undefined) return refusal(400, -32000, 'Bad Request: Mcp-Session-Id header is required; send initialize first.')
-    const session = this.sessions.get(id)
-    if (!session || this.expireIfIdle(session, Date.now())) return refusal(404, -32001, 'Session not found: it ended or expired; start a new one with initialize.')
-    return checkProtocolVersion(req) ?? session
+    const now = Date.now()
+    const record = await this.liveRecord(id, now)
+    if (!record) {
+      await this.dropLocal(id)
+      return refusal(404, -32001, 'Session not found: it ended or expired; start a new one with initialize.')
+    }
+    const refused = checkProtocolVersion(req)
+    if (refused) return refused
+    const session = this.local.get(id) ?? (await this.restore(record))
+    session.touch()
+    if (now - record.lastSeen >= this.touchEveryMs) await this.o.sessions.touch(id, now)
+    return session
+  }
+
+  /** The session's record, unless it ended or has been idle too long; expiry does not wait for the sweep. */
+  private async liveRecord(id: string, now: number): Promise<McpSessionRecord | undefined> {
+    const record = await this.o.sessions.get(id)
+    if (!record || now - record.lastSeen < this.o.sessionIdleMs || this.local.get(id)?.transport.busy) return record
+    // Idle by this record; the store decides (another node may have used it since), then it is read again.
+    await this.expireIdle(now)
+    return this.o.sessions.get(id)
+  }
+
+  /** Builds the SDK server of a session this node has not served yet; concurrent requests share the work. */
+  private restore(record: McpSessionRecord): Promise<Session> {
+    let pending = this.restoring.get(record.id)
+    if (!pending) {
+      pending = Session.restore(this.ctx, record)
+        .then((session) => this.keepLocal(session))
+        .finally(() => this.restoring.delete(record.id))
+      this.restoring.set(record.id, pending)
+    }
+    return pending
+  }
+
+  private keepLocal(session: Session): Session {
+    session.transport.onclose = () => {
+      if (this.local.get(session.id) === session) this.local.delete(session.id)
+    }
+    this.local.set(session.id, session)
+    return session
   }
 
   /**
@@ -168,21 +238,55 @@ export class McpEndpoint {
     return undefined
   }
 
-  private expireIdle(): void {
-    const now = Date.now()
-    for (const session of this.sessions.values()) this.expireIfIdle(session, now)
+  /**
+   * Expires idle sessions in the store (any node may), keeps sessions with a stream on this node alive there, and
+   * lets go of the SDK servers of sessions this node no longer serves.
+   */
+  private async sweep(): Promise<void> {
+    try {
+      const now = Date.now()
+      for (const session of [...this.local.values()]) {
+        if (session.transport.streaming) await this.keepAlive(session, now)
+        else if (!session.transport.busy && now - session.lastUsed >= this.o.sessionIdleMs) await this.dropLocal(session.id)
+      }
+      await this.expireIdle(now)
+    } catch (err) {
+      this.o.log.error({ err }, 'sweeping MCP sessions failed')
+    }
   }
 
-  /** Expiry does not wait for the sweep: a session idle too long is gone the moment it is looked up. */
-  private expireIfIdle(session: Session, now: number): boolean {
-    if (session.idleSince(now) < this.o.sessionIdleMs) return false
-    this.counts.expired++
-    void this.end(session)
-    return true
+  /** An open stream keeps its session alive cluster-wide; a session ended elsewhere closes its stream here. */
+  private async keepAlive(session: Session, now: number): Promise<void> {
+    if (await this.o.sessions.get(session.id)) await this.o.sessions.touch(session.id, now)
+    else await this.dropLocal(session.id)
   }
 
-  private async end(session: Session): Promise<void> {
-    this.sessions.delete(session.id)
+  private async expireIdle(now: number): Promise<void> {
+    const expired = await this.o.sessions.expireIdle(now - this.o.sessionIdleMs)
+    this.counts.expired += expired.length
+    for (const id of expired) await this.dropLocal(id)
+  }
+
+  private async dropLocal(id: string): Promise<void> {
+    const session = this.local.get(id)
+    if (!session) return
+    this.local.delete(id)
     await session.close()
+  }
+}
+
+/** What a new session's record holds: the negotiated version (the SDK's rule) and what the client said it is. */
+function newRecord(params: { protocolVersion: string; capabilities: Record<string, unknown>; clientInfo: McpSessionRecord['clientInfo'] }): McpSessionRecord {
+  const now = Date.now()
+  return {
+    id: randomBytes(32).toString('base64url'),
+    protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion) ? params.protocolVersion : LATEST_PROTOCOL_VERSION,
+    clientInfo: params.clientInfo,
+    clientCapabilities: params.capabilities,
+    // Every level until the client asks for fewer (logging/setLevel).
+    logLevel: 'debug',
+    subscriptions: [],
+    createdAt: now,
+    lastSeen: now
   }
 }

@@ -61,8 +61,9 @@ export function datasets(urls: Urls): Dataset[] {
 export interface ResourceScope {
   urls: Urls
   current(): Snapshot
-  /** The URIs this session subscribed to. */
-  subscriptions: Set<string>
+  /** Records a subscription of this session (kept in the store, so any node can notify it). */
+  subscribe(uri: string): Promise<void>
+  unsubscribe(uri: string): Promise<void>
 }
 
 export function registerResources(server: Server, scope: ResourceScope): void {
@@ -87,13 +88,13 @@ export function registerResources(server: Server, scope: ResourceScope): void {
     if (text === undefined) throw notFound(uri)
     return { contents: [{ uri, mimeType: set ? mimeType(set.pick(s)) : 'application/json', text }] }
   })
-  onRequest(server, SubscribeRequestSchema, ({ params: { uri } }) => {
+  onRequest(server, SubscribeRequestSchema, async ({ params: { uri } }) => {
     if (!byUri.has(uri) && reviewJson(scope.current(), scope.urls, uri) === undefined) throw notFound(uri)
-    scope.subscriptions.add(uri)
+    await scope.subscribe(uri)
     return {}
   })
-  onRequest(server, UnsubscribeRequestSchema, ({ params: { uri } }) => {
-    scope.subscriptions.delete(uri)
+  onRequest(server, UnsubscribeRequestSchema, async ({ params: { uri } }) => {
+    await scope.unsubscribe(uri)
     return {}
   })
 }

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { LoggingLevelSchema, SetLevelRequestSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js'
 import type { Logger } from 'pino'
 import type { Urls } from '../config/index.js'
 import type { Snapshot } from '../snapshot/index.js'
+import type { McpSessionRecord, McpSessionStore } from '../store/index.js'
 import { onRequest } from './handlers.js'
 import { registerPrompts } from './prompts.js'
 import { changedUris, registerResources } from './resources.js'
@@ -14,6 +14,9 @@ import { SessionTransport, UnansweredRequest } from './transport.js'
 /** RFC 5424 order, least severe first, as the spec lists the levels. */
 const SEVERITY: readonly LoggingLevel[] = LoggingLevelSchema.options
 
+/** The id of the initialize request a node replays to itself when it takes up a session another node created. */
+const RESTORE_ID = '\u0000restore'
+
 export interface SessionContext {
   urls: Urls
   current(): Snapshot
@@ -22,20 +25,26 @@ export interface SessionContext {
   /** Shared by every session: the same call gives the same result for one data version. */
   results: ToolResultCache
   log: Logger
+  /** Where the session's state lives, so that any node can serve it. */
+  store: McpSessionStore
 }
 
-/** One MCP session: the SDK server (protocol, capabilities, logging levels) over its own transport. */
+/**
+ * One MCP session on this node: the SDK server (protocol, capabilities) over its own transport. What the session
+ * must keep beyond one request (log level, resource subscriptions, last use) is in the store, not here, so any node
+ * can serve any session and it survives the node that created it.
+ */
 export class Session {
-  readonly id = randomBytes(32).toString('base64url')
   readonly transport: SessionTransport
   readonly server: Server
-  private readonly subscriptions = new Set<string>()
-  /** The least severe level the client wants to hear (logging/setLevel); every level until it asks. */
-  private logLevel: LoggingLevel = 'debug'
-  lastSeen = Date.now()
+  /** When this node last served the session (the store keeps the cluster's last use). */
+  lastUsed = Date.now()
 
-  constructor(private readonly ctx: SessionContext) {
-    this.transport = new SessionTransport(this.id, { known: (result) => ctx.results.jsonOf(result) })
+  constructor(
+    private readonly ctx: SessionContext,
+    readonly id: string
+  ) {
+    this.transport = new SessionTransport(id, { known: (result) => ctx.results.jsonOf(result) })
     const snapshot = ctx.current()
     this.server = new Server(
       { name: 'reviews-service', title: `Reviews of ${snapshot.business.name}`, version: ctx.version },
@@ -46,42 +55,55 @@ export class Session {
     )
     // The SDK reports here what it ignores from a client (malformed notifications, responses to nothing): worth a
     // debug line. A request the transport had to answer itself is a fault of the server.
-    this.server.onerror = (err) => ctx.log[err instanceof UnansweredRequest ? 'warn' : 'debug']({ err, session: this.id }, 'MCP session error')
+    this.server.onerror = (err) => ctx.log[err instanceof UnansweredRequest ? 'warn' : 'debug']({ err, session: id }, 'MCP session error')
     registerTools(this.server, ctx.current, ctx.results)
-    registerResources(this.server, { urls: ctx.urls, current: ctx.current, subscriptions: this.subscriptions })
+    registerResources(this.server, {
+      urls: ctx.urls,
+      current: ctx.current,
+      subscribe: (uri) => this.change({ subscribe: uri }),
+      unsubscribe: (uri) => this.change({ unsubscribe: uri })
+    })
     registerPrompts(this.server, ctx.current)
     // Replaces the SDK's own handler, which answers an unknown level with -32603 instead of -32602.
-    onRequest(this.server, SetLevelRequestSchema, ({ params }) => {
-      this.logLevel = params.level
+    onRequest(this.server, SetLevelRequestSchema, async ({ params }) => {
+      await this.change({ logLevel: params.level })
       return {}
     })
   }
 
-  async start(): Promise<void> {
-    await this.server.connect(this.transport)
+  /** A session this node starts: the client's initialize request comes next, through the transport. */
+  static async open(ctx: SessionContext, id: string): Promise<Session> {
+    const session = new Session(ctx, id)
+    await session.server.connect(session.transport)
+    return session
+  }
+
+  /** A session another node started (or this node before a restart): the SDK server is brought to where it was. */
+  static async restore(ctx: SessionContext, record: McpSessionRecord): Promise<Session> {
+    const session = await Session.open(ctx, record.id)
+    const params = { protocolVersion: record.protocolVersion, capabilities: record.clientCapabilities, clientInfo: record.clientInfo }
+    await session.transport.replay({ jsonrpc: '2.0', id: RESTORE_ID, method: 'initialize', params })
+    return session
   }
 
   touch(): void {
-    this.lastSeen = Date.now()
-  }
-
-  idleSince(now: number): number {
-    return this.transport.busy ? 0 : now - this.lastSeen
+    this.lastUsed = Date.now()
   }
 
   /** Tells the client what changed in a new data version: resource updates it subscribed to, and a log message. */
-  async dataChanged(next: Snapshot, previous: Snapshot): Promise<void> {
-    for (const uri of changedUris(this.subscriptions, this.ctx.urls, next, previous)) await this.server.sendResourceUpdated({ uri })
-    await this.log('info', { message: 'The published reviews changed.', data_version: next.version, review_count: next.index.reviews.length, updated_at: next.changedAt.toISOString() })
-  }
-
-  private async log(level: LoggingLevel, data: unknown): Promise<void> {
-    if (SEVERITY.indexOf(level) < SEVERITY.indexOf(this.logLevel)) return
-    await this.server.notification({ method: 'notifications/message', params: { level, logger: 'reviews', data } })
+  async dataChanged(record: McpSessionRecord, next: Snapshot, previous: Snapshot): Promise<void> {
+    for (const uri of changedUris(record.subscriptions, this.ctx.urls, next, previous)) await this.server.sendResourceUpdated({ uri })
+    if (SEVERITY.indexOf('info') < SEVERITY.indexOf(record.logLevel as LoggingLevel)) return
+    const data = { message: 'The published reviews changed.', data_version: next.version, review_count: next.index.reviews.length, updated_at: next.changedAt.toISOString() }
+    await this.server.notification({ method: 'notifications/message', params: { level: 'info', logger: 'reviews', data } })
   }
 
   close(): Promise<void> {
     return this.server.close()
+  }
+
+  private async change(change: Parameters<McpSessionStore['update']>[1]): Promise<void> {
+    await this.ctx.store.update(this.id, change)
   }
 }
 

@@ -90,6 +90,8 @@ export class SessionTransport implements Transport {
   onclose?: () => void
   onerror?: (error: Error) => void
   private readonly inFlight = new Map<RequestId, Pending>()
+  /** Requests the endpoint itself replays (restoring a session): resolved by their answer, which goes nowhere. */
+  private readonly replays = new Map<RequestId, () => void>()
   private stream: { res: ServerResponse; keepAlive: NodeJS.Timeout } | undefined
   private closed = false
   private readonly known: KnownJson
@@ -108,6 +110,11 @@ export class SessionTransport implements Transport {
   /** Requests being answered, or an open notification stream, keep a session from counting as idle. */
   get busy(): boolean {
     return this.inFlight.size > 0 || this.stream !== undefined
+  }
+
+  /** Whether a GET stream is open on this node for messages unrelated to a request. */
+  get streaming(): boolean {
+    return this.stream !== undefined
   }
 
   /** How many requests are waiting for their answer. */
@@ -133,6 +140,14 @@ export class SessionTransport implements Transport {
       this.fail(id, pending, `Internal error: the server could not take the request (${errorMessage(err)}).`)
     }
     return true
+  }
+
+  /** Hands the server a request of our own whose answer nobody reads; resolves once the server has answered it. */
+  replay(message: JSONRPCRequest): Promise<void> {
+    return new Promise((resolve) => {
+      this.replays.set(message.id, resolve)
+      this.onmessage?.(message, {})
+    })
   }
 
   /** Notifications and responses from the client: nothing is owed back on this HTTP request. */
@@ -167,6 +182,11 @@ export class SessionTransport implements Transport {
       // Unrelated to any request: only the GET stream can carry it; without one it is dropped, as the spec allows.
       this.stream?.res.write(sse(JSON.stringify(message)))
       return
+    }
+    const replayed = isResponse(message) ? this.replays.get(related) : undefined
+    if (replayed) {
+      this.replays.delete(related)
+      return replayed()
     }
     const pending = this.inFlight.get(related)
     if (!pending) return

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path'
 import { toolSummaries } from '../../mcp/index.js'
 import { API_REFERENCE_INIT_SCRIPT, PATHS, renderApiReferencePage, renderDevelopersPage, type ApiReferenceAssets, type DeveloperDocsFacts, type WebSubSettings } from '../../pages/index.js'
 import { FEED_SIZE, representComputed, topics, type Representation } from '../../snapshot/index.js'
-import { getRoute, type HttpContext } from '../context.js'
+import { getRoute, staticSince, type HttpContext } from '../context.js'
 import { PAGE_CSP, pageRoute } from '../pages.js'
 import { sendRepresentation } from '../send.js'
 
@@ -19,8 +19,6 @@ const JS = 'text/javascript; charset=utf-8'
 const CSS = 'text/css; charset=utf-8'
 /** Swagger UI's files sit under its version, so their bytes never change at an address. */
 const IMMUTABLE = 'public, max-age=31536000, immutable'
-/** The assets change only with the code: the process start is their modification time (to the second). */
-const startedAt = new Date(Math.floor(Date.now() / 1000) * 1000)
 
 /** /developers, /developers/api and the files the API reference loads. */
 export function developerDocsRoutes(ctx: HttpContext, websub: WebSubSettings): void {
@@ -33,9 +31,9 @@ export function developerDocsRoutes(ctx: HttpContext, websub: WebSubSettings): v
   const facts = developerFacts(ctx, websub)
   pageRoute(ctx, PATHS.developers, { render: (site) => renderDevelopersPage(site, facts) })
   pageRoute(ctx, PATHS.apiReference, { render: (site) => renderApiReferencePage(site, assets) }, { headers: { 'content-security-policy': API_REFERENCE_CSP } })
-  assetRoute(ctx, assets.stylesheet, () => representComputed(swagger.read('swagger-ui.css'), { contentType: CSS, lastModified: startedAt, cacheControl: IMMUTABLE }))
-  assetRoute(ctx, assets.bundle, () => representComputed(swagger.read('swagger-ui-bundle.js'), { contentType: JS, lastModified: startedAt, cacheControl: IMMUTABLE }))
-  assetRoute(ctx, assets.init, () => representComputed(API_REFERENCE_INIT_SCRIPT, { contentType: JS, lastModified: startedAt }))
+  assetRoute(ctx, assets.stylesheet, () => swagger.read('swagger-ui.css'), { contentType: CSS, cacheControl: IMMUTABLE })
+  assetRoute(ctx, assets.bundle, () => swagger.read('swagger-ui-bundle.js'), { contentType: JS, cacheControl: IMMUTABLE })
+  assetRoute(ctx, assets.init, () => API_REFERENCE_INIT_SCRIPT, { contentType: JS })
 }
 
 /** The facts the guide states about this instance, taken from the code and configuration that run it. */
@@ -63,7 +61,11 @@ function swaggerUiDist() {
 }
 
 /** A file built into a representation on its first request (a megabyte of script costs nothing at start) and kept. */
-function assetRoute(ctx: HttpContext, url: string, build: () => Representation): void {
-  let rep: Representation | undefined
-  getRoute(ctx, url, (req, reply) => sendRepresentation(req, reply, (rep ??= build())))
+function assetRoute(ctx: HttpContext, url: string, read: () => string | Buffer, o: { contentType: string; cacheControl?: string }): void {
+  let rep: Promise<Representation> | undefined
+  const build = async () => {
+    const content = read()
+    return representComputed(content, { ...o, lastModified: await staticSince(ctx, content) })
+  }
+  getRoute(ctx, url, async (req, reply) => sendRepresentation(req, reply, await (rep ??= build())))
 }

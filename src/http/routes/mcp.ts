@@ -22,7 +22,7 @@ export function mcpRoutes(ctx: HttpContext, mcp: McpEndpoint): void {
     })
     scope.get('/mcp', { exposeHeadRoute: false }, (req, reply) => {
       reply.hijack()
-      mcp.get(req.raw, reply.raw)
+      return mcp.get(req.raw, reply.raw)
     })
     scope.delete('/mcp', (req, reply) => {
       reply.hijack()

@@ -1,0 +1,75 @@
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export interface Readiness {
+  /** The store answered lately. */
+  storeReachable(): boolean
+}
+
+const PLAIN = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }
+
+/**
+ * The listening socket, bound before anything else starts, so a load balancer or orchestrator can ask from the first
+ * moment: `/healthz` answers 200 while the process lives, `/readyz` 200 only while the node serves data (not while it
+ * starts, while the store is unreachable, or while it drains). Every other request goes to the app once it is ready
+ * and gets 503 before. The probes never reach the app: they are not logged and cost almost nothing.
+ */
+export class FrontDoor {
+  readonly server: Server
+  private app: RequestListener | undefined
+  private draining = false
+
+  constructor(private readonly readiness: Readiness) {
+    this.server = createServer((req, res) => this.route(req, res))
+  }
+
+  listen(port: number, host: string): Promise<AddressInfo> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject)
+      this.server.listen(port, host, () => {
+        this.server.off('error', reject)
+        resolve(this.server.address() as AddressInfo)
+      })
+    })
+  }
+
+  /** From now on requests go to the app. */
+  open(app: RequestListener): void {
+    this.app = app
+  }
+
+  /** /readyz answers 503 from now on, so balancers stop sending new requests. */
+  drain(): void {
+    this.draining = true
+  }
+
+  private route(req: IncomingMessage, res: ServerResponse): void {
+    const path = req.url?.split('?', 1)[0]
+    if (path === '/healthz') return probe(req, res, 200, { status: 'alive' })
+    if (path === '/readyz') return this.ready(req, res)
+    if (this.app) return this.app(req, res)
+    send(res, 503, { error: 'unavailable', message: 'The service is starting: its data is not loaded yet.' }, { 'retry-after': '1' })
+  }
+
+  private ready(req: IncomingMessage, res: ServerResponse): void {
+    const reason = this.draining
+      ? 'draining: this node is stopping'
+      : !this.app
+        ? 'starting: the data is not loaded yet'
+        : !this.readiness.storeReachable()
+          ? 'the database does not answer'
+          : undefined
+    probe(req, res, reason ? 503 : 200, reason ? { status: 'not ready', reason } : { status: 'ready' })
+  }
+}
+
+function probe(req: IncomingMessage, res: ServerResponse, status: number, body: object): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { error: 'method_not_allowed', message: 'Use GET or HEAD.' }, { allow: 'GET, HEAD' })
+  send(res, status, body)
+}
+
+function send(res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {
+  const json = JSON.stringify(body)
+  res.writeHead(status, { ...PLAIN, ...headers, 'content-length': String(Buffer.byteLength(json)) })
+  res.end(json)
+}
