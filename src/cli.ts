@@ -1,16 +1,23 @@
 #!/usr/bin/env node
-/** `reviews-service serve` and `reviews-service import <file> [--replace]`. */
-import { parseArgs } from 'node:util'
+/** `reviews-service serve | import | export | migrate`: see USAGE. */
+import { writeFile } from 'node:fs/promises'
+import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { pino } from 'pino'
 import { ConfigError, loadConfig } from './config/index.js'
-import { importFile, ImportFileError } from './ingest/index.js'
+import { exportDocument, importFile, ImportFileError } from './ingest/index.js'
 import { startService } from './main.js'
 import { isWorker, reportServing, superviseWorkers } from './workers/index.js'
-import { NoBusinessError, openStore } from './store/index.js'
+import { NoBusinessError, NotEmptyError, openStore } from './store/index.js'
 
 const USAGE = `usage:
-  reviews-service serve                      serve the API (PORT, HOST, BASE_URL, DATABASE_URL, LOG_LEVEL)
-  reviews-service import <file> [--replace]  import a JSON (reviews.json shape) or CSV file into DATABASE_URL`
+  reviews-service serve                      serve the API (PORT, HOST, BASE_URL, DATABASE_URL, WORKERS, LOG_LEVEL, ...)
+  reviews-service import <file> [--replace]  import a JSON (reviews.json shape) or CSV file into DATABASE_URL
+  reviews-service export [<file>]            write every review of DATABASE_URL (unverified too) and the business as
+                                             an importable JSON file (to standard output without <file>)
+  reviews-service migrate --from <url> --to <url> [--replace]
+                                             copy everything (business, every review, subscriptions, owed deliveries
+                                             and verifications, the data version) from one database to another, in one
+                                             transaction; a target that holds data is refused unless --replace`
 
 async function serve(): Promise<void> {
   const config = loadConfig()
@@ -33,9 +40,10 @@ async function serve(): Promise<void> {
 }
 
 async function runImport(args: string[]): Promise<void> {
-  const { positionals, values } = parseImportArgs(args)
+  const { positionals, values } = parse(args, { replace: { type: 'boolean', default: false } })
   if (positionals.length !== 1) throw new UsageError('import takes exactly one file')
-  const store = await openStore(loadConfig().databaseUrl)
+  const config = loadConfig()
+  const store = await openStore(config.databaseUrl, config.store)
   try {
     const r = await importFile(store, positionals[0]!, { replace: values.replace })
     const summary = `${r.added} added, ${r.updated} updated, ${r.removed} removed, ${r.unchanged} unchanged${r.businessChanged ? ', business updated' : ''}`
@@ -45,11 +53,59 @@ async function runImport(args: string[]): Promise<void> {
   }
 }
 
+async function runExport(args: string[]): Promise<void> {
+  const { positionals } = parse(args, {})
+  if (positionals.length > 1) throw new UsageError('export takes at most one file')
+  const config = loadConfig()
+  const store = await openStore(config.databaseUrl, config.store)
+  try {
+    const doc = await exportDocument(store)
+    const json = `${JSON.stringify(doc, null, 2)}\n`
+    if (positionals[0] === undefined) process.stdout.write(json)
+    else {
+      await writeFile(positionals[0], json)
+      console.error(`exported the business and ${doc.reviews.length} reviews to ${positionals[0]}`)
+    }
+  } finally {
+    await store.close()
+  }
+}
+
+async function runMigrate(args: string[]): Promise<void> {
+  const { positionals, values } = parse(args, { from: { type: 'string' }, to: { type: 'string' }, replace: { type: 'boolean', default: false } })
+  if (positionals.length || !values.from || !values.to) throw new UsageError('migrate takes --from <url> and --to <url>')
+  if (values.from === values.to) throw new UsageError('migrate needs two different databases')
+  const from = await openStore(checkedUrl(values.from, '--from'))
+  try {
+    const to = await openStore(checkedUrl(values.to, '--to'))
+    try {
+      const dump = await from.dump()
+      await to.restore(dump, { replace: values.replace })
+      console.log(
+        `migrated: the business, ${dump.reviews.length} reviews, ${dump.subscriptions.length} subscriptions and ${dump.intents.length} pending verifications; data version ${dump.version}`
+      )
+    } finally {
+      await to.close()
+    }
+  } finally {
+    await from.close()
+  }
+}
+
+/** A database URL checked like DATABASE_URL is. */
+function checkedUrl(url: string, option: string): string {
+  try {
+    return loadConfig({ DATABASE_URL: url }).databaseUrl
+  } catch {
+    throw new UsageError(`${option} must be sqlite:<path> or postgres://...`)
+  }
+}
+
 class UsageError extends Error {}
 
-function parseImportArgs(args: string[]) {
+function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
   try {
-    return parseArgs({ args, allowPositionals: true, options: { replace: { type: 'boolean', default: false } } })
+    return parseArgs({ args, allowPositionals: true, strict: true, options })
   } catch (e) {
     throw new UsageError((e as Error).message)
   }
@@ -59,12 +115,14 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv
   if (command === 'serve' && rest.length === 0) return serve()
   if (command === 'import') return runImport(rest)
+  if (command === 'export') return runExport(rest)
+  if (command === 'migrate') return runMigrate(rest)
   throw new UsageError(command ? `unknown command "${command}"` : 'missing command')
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof UsageError) console.error(`${err.message}\n${USAGE}`)
-  else if (err instanceof ImportFileError || err instanceof ConfigError || err instanceof NoBusinessError) console.error(err.message)
+  else if (err instanceof ImportFileError || err instanceof ConfigError || err instanceof NoBusinessError || err instanceof NotEmptyError) console.error(err.message)
   else console.error(err)
   process.exit(err instanceof UsageError ? 64 : 1)
 })

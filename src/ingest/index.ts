@@ -9,6 +9,7 @@ import { ImportFileError } from './errors.js'
 import { parseJsonImport } from './json.js'
 
 export { ImportFileError } from './errors.js'
+export { exportDocument } from './export.js'
 
 export const DEMO_FILE = fileURLToPath(new URL('../../data/demo/hollis-vane.json', import.meta.url))
 
