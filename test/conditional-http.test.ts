@@ -93,7 +93,9 @@ describe('every resource with validators, revalidated by fetch()', () => {
       await first.arrayBuffer()
       const etag = first.headers.get('etag')!
       const before = new Date(Date.parse(first.headers.get('last-modified')!) - 1000).toUTCString()
-      assert.equal((await (await fetch(url, { headers: { 'if-match': etag } })).arrayBuffer()).byteLength > 0, true, path)
+      const holds = await fetch(url, { headers: { 'if-match': etag, 'if-unmodified-since': first.headers.get('last-modified')! } })
+      assert.equal(holds.status, 200, path)
+      await holds.arrayBuffer()
       const failing: Record<string, string>[] = [{ 'if-match': '"not-this"' }, { 'if-match': `W/${etag}` }, { 'if-unmodified-since': before }, { 'if-match': '"not-this"', 'if-none-match': etag }]
       for (const headers of failing) {
         const res = await fetch(url, { headers })
@@ -104,7 +106,7 @@ describe('every resource with validators, revalidated by fetch()', () => {
     }
   })
 
-  test('a changed resource answers 200 with its new body to the old validators', async () => {
+  test('a changed resource answers 200 with its new body to the old ETag', async () => {
     const url = `${s.url}/reviews.json`
     const old = await fetch(url)
     const oldBody = await old.text()
@@ -112,9 +114,6 @@ describe('every resource with validators, revalidated by fetch()', () => {
     const res = await fetch(url, { headers: { 'if-none-match': old.headers.get('etag')! } })
     assert.equal(res.status, 200)
     assert.notEqual(await res.text(), oldBody)
-    const bySince = await fetch(url, { headers: { 'if-modified-since': new Date(Date.parse(old.headers.get('last-modified')!) - 1000).toUTCString() } })
-    assert.equal(bySince.status, 200)
-    await bySince.arrayBuffer()
   })
 })
 
