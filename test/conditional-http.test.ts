@@ -118,7 +118,8 @@ describe('every resource with validators, revalidated by fetch()', () => {
 })
 
 describe("undici's HTTP cache", () => {
-  const FRESH_MS = 400
+  // Long enough for an import to reach the running service (a poll of 100 ms plus a snapshot build) on a busy machine.
+  const FRESH_MS = 1500
   const path = '/api/feed.json'
   let client: ReturnType<typeof cachingClient>
   /** A GET through the cache: what the caller gets. */
