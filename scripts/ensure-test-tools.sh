@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian tools the test suite calls, if any is missing: jing (Atom RELAX NG), xmllint (libxml2-utils)
-# a real feed consumer (python3-feedparser), openssl (the WebSub tests make their own CA) and Chromium (the browser
-# tests drive it with playwright-core; playwright's own browser download cannot work here). Run by `npm test`, so one
-# command tests a fresh machine.
+# a real feed consumer (python3-feedparser), openssl (the WebSub tests make their own CA), Chromium (the browser
+# tests drive it with playwright-core; playwright's own browser download cannot work here) and the PostgreSQL server
+# (scripts/postgres.mjs starts a throwaway cluster with its initdb and pg_ctl). Run by `npm test`, so one command
+# tests a fresh machine.
 set -euo pipefail
 need=()
 command -v jing >/dev/null || need+=(jing)
@@ -10,6 +11,10 @@ command -v xmllint >/dev/null || need+=(libxml2-utils)
 /usr/bin/python3 -c 'import feedparser' 2>/dev/null || need+=(python3-feedparser)
 command -v openssl >/dev/null || need+=(openssl)
 [ -x /usr/bin/chromium ] || need+=(chromium)
+pg_bin="$(pg_config --bindir 2>/dev/null || true)"
+if ! { [ -x "$pg_bin/initdb" ] && [ -x "$pg_bin/pg_ctl" ]; } && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  need+=(postgresql)
+fi
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "installing test tools: ${need[*]}"
 sudo=""

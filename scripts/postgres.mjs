@@ -115,7 +115,7 @@ export function stopOnExit(cluster) {
   return stopOnce
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const started = Date.now()
   const cluster = await startPostgres()
   const stop = stopOnExit(cluster)

@@ -1,9 +1,35 @@
 #!/usr/bin/env node
-// The one test command (npm test, and .ci/run): make sure the system tools exist, type-check, then run every
-// *.test.ts under src/ and test/ with the Node test runner. Node 20's --test has no glob support, so files are listed here.
-import { spawnSync } from 'node:child_process'
+// The one test command (npm test, and .ci/run): make sure the system tools exist, type-check, start a throwaway
+// PostgreSQL cluster, run every *.test.ts under src/ and test/ with the Node test runner on SQLite (the store contract
+// test covers PostgreSQL too), then the suites that go through the store a second time on PostgreSQL, and stop the
+// cluster. Node 20's --test has no glob support, so files are listed here.
+//
+//   node scripts/test.mjs                  everything
+//   node scripts/test.mjs <file>...        these files (those in POSTGRES_SUITES on both stores)
+import { spawn, spawnSync } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { startPostgres, stopOnExit } from './postgres.mjs'
+
+/**
+ * Suites that run a second time with TEST_STORE=postgres (each service or CLI process they start gets a database of
+ * its own): the ones that write or read through the store, whether directly (import, WebSub, MCP sessions, the demo
+ * seeding) or through the snapshot built from it (feeds, search), and the shutdown path that closes it. Not the MCP
+ * conformance suite: third-party protocol checks on their own Node 22 tooling, nothing the store changes.
+ */
+const POSTGRES_SUITES = [
+  'test/demo-data.test.ts',
+  'test/feeds.test.ts',
+  'test/import.test.ts',
+  'test/mcp-fuzz.test.ts',
+  'test/mcp-http.test.ts',
+  'test/mcp-tools.test.ts',
+  'test/search.test.ts',
+  'test/shutdown.test.ts',
+  'test/websub-crash.test.ts',
+  'test/websub-slow-host.test.ts',
+  'test/websub.test.ts'
+]
 
 function findTests(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -15,10 +41,11 @@ function findTests(dir) {
 
 const only = process.argv.slice(2)
 const files = only.length ? only : [...findTests('src'), ...findTests('test')].sort()
+const postgresFiles = files.filter((f) => POSTGRES_SUITES.includes(f.replace(/^\.\//, '')))
 
 const tools = spawnSync('bash', ['scripts/ensure-test-tools.sh'], { stdio: 'inherit' })
 if (tools.status !== 0) {
-  console.error('could not install the system tools the tests need (jing, libxml2-utils, python3-feedparser, openssl, chromium)')
+  console.error('could not install the system tools the tests need (jing, libxml2-utils, python3-feedparser, openssl, chromium, postgresql)')
   process.exit(1)
 }
 
@@ -28,9 +55,48 @@ if (tsc.status !== 0) {
   process.exit(1)
 }
 
-const run = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } }
-)
-process.exit(run.status ?? 1)
+const started = Date.now()
+const cluster = await startPostgres()
+const stopCluster = stopOnExit(cluster)
+console.log(`PostgreSQL test cluster up in ${Date.now() - started} ms`)
+
+const totals = { passed: 0, failed: 0, skipped: 0 }
+let status = await run(files, { TEST_POSTGRES_URL: cluster.url })
+if (postgresFiles.length) {
+  console.log(`\nThe suites that go through the store, again on PostgreSQL (TEST_STORE=postgres): ${postgresFiles.length} files`)
+  const postgresStatus = await run(postgresFiles, { TEST_POSTGRES_URL: cluster.url, TEST_STORE: 'postgres' })
+  status ||= postgresStatus
+}
+stopCluster()
+// Both runs together, in the one closing line CI reads.
+console.log(`\ntotal: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
+process.exit(status)
+
+/** Runs the Node test runner on `testFiles`, showing its spec output and adding its counts to the totals; resolves to its exit code. */
+function run(testFiles, env) {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', '--test-reporter=spec', ...testFiles], {
+    stdio: ['inherit', 'pipe', 'inherit'],
+    // Piped, the reporter would drop its colours; keep them for a terminal.
+    env: { ...process.env, NODE_ENV: 'test', ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}), ...env }
+  })
+  let text = ''
+  child.stdout.on('data', (chunk) => {
+    process.stdout.write(chunk)
+    text += chunk
+  })
+  return new Promise((resolve) => {
+    child.once('close', (code) => {
+      count(text)
+      resolve(code ?? 1)
+    })
+  })
+}
+
+/** The reporter's summary lines (ℹ pass N, ℹ fail N, ℹ skipped N), colour codes stripped. */
+function count(output) {
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, '')
+  const n = (word) => Number(plain.match(new RegExp(`^ℹ ${word} (\\d+)$`, 'm'))?.[1] ?? 0)
+  totals.passed += n('pass')
+  totals.failed += n('fail')
+  totals.skipped += n('skipped')
+}

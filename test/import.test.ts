@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, beforeEach, describe, test } from 'node:test'
 import { openStore } from '../src/store/index.js'
+import { testDatabaseUrl } from './helpers/database.js'
 import { business, dataset, review, writeJson } from './helpers/fixtures.js'
 import { get } from './helpers/http.js'
 import { runCli, startServerProcess } from './helpers/processes.js'
@@ -16,8 +17,8 @@ before(() => {
   dir = mkdtempSync(join(tmpdir(), 'reviews-import-'))
 })
 after(() => rmSync(dir, { recursive: true, force: true }))
-beforeEach(() => {
-  env = { DATABASE_URL: `sqlite:${join(dir, `db-${++n}.db`)}` }
+beforeEach(async () => {
+  env = { DATABASE_URL: await testDatabaseUrl(dir, `db-${++n}`) }
 })
 
 async function state() {

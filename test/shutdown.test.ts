@@ -4,6 +4,7 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import { testDatabaseUrl } from './helpers/database.js'
 import { get } from './helpers/http.js'
 import { startServerProcess } from './helpers/processes.js'
 
@@ -14,7 +15,7 @@ import { startServerProcess } from './helpers/processes.js'
  */
 test('SIGTERM stops the server within seconds though a client holds a connection it never used', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'shutdown-'))
-  const server = await startServerProcess({ DATABASE_URL: `sqlite:${join(dir, 'reviews.db')}` })
+  const server = await startServerProcess({ DATABASE_URL: await testDatabaseUrl(dir) })
   const { port } = new URL(server.url)
   const idle = connect(Number(port), '127.0.0.1')
   await new Promise<void>((ok, fail) => idle.once('connect', ok).once('error', fail))

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { importFile } from '../src/ingest/index.js'
 import { openStore } from '../src/store/index.js'
+import { testDatabaseUrl } from './helpers/database.js'
 import { dataset, review, writeJson } from './helpers/fixtures.js'
 import { get } from './helpers/http.js'
 import { startServerProcess, type ServerProcess } from './helpers/processes.js'
@@ -20,7 +21,7 @@ before(async () => {
   pki = makeTestPki(dir)
   sub = await new Subscriber().start(pki)
   env = {
-    DATABASE_URL: `sqlite:${join(dir, 'hub.db')}`,
+    DATABASE_URL: await testDatabaseUrl(dir, 'hub'),
     BASE_URL: 'https://reviews.test',
     WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
     WEBSUB_EXTRA_CA_FILE: pki.caFile,

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, afterEach, describe, test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
+import pg from 'pg'
 import { business as businessFixture, review as reviewFixture } from '../../test/helpers/fixtures.js'
 import { createPostgresDatabase } from '../../test/helpers/database.js'
 import type { Business, StoredReview } from '../domain/index.js'
@@ -453,6 +454,46 @@ async function fill(store: Store): Promise<void> {
   await store.subscriptions.failed(topic, 'https://s.example/2', { nextAttemptAt: now + 1000, maxFailures: 5, gone: false })
   await store.subscriptions.addIntent({ mode: 'subscribe', topic, callback: 'https://s.example/3', secret: null, leaseSeconds: 60 }, claimOf('n', now))
   await store.subscriptions.addIntent({ mode: 'unsubscribe', topic, callback: 'https://s.example/3', secret: 'x', leaseSeconds: 60 }, claimOf('n', now))
+}
+
+if (process.env.TEST_POSTGRES_URL) {
+  describe('PostgreSQL: the change signal survives a lost connection', () => {
+    /** Ends the server side of every connection to `url`'s database, as a server restart would. */
+    async function cutConnections(url: string): Promise<number> {
+      const admin = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL })
+      await admin.connect()
+      try {
+        const { rows } = await admin.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
+          [new URL(url).pathname.slice(1)]
+        )
+        return rows.length
+      } finally {
+        await admin.end()
+      }
+    }
+
+    test('a node whose connections were cut reconnects, hears what changed meanwhile, and drops its session cache', async () => {
+      const url = await createPostgresDatabase()
+      const [a, b] = [await open(url), await open(url)]
+      let heard = 0
+      b.watch(() => heard++)
+      await a.sessions.create(session('s'), 10)
+      await b.sessions.get('s')
+      assert.ok((await cutConnections(url)) >= 2, 'both listeners and the pools')
+      await eventually(async () => assert.equal(b.reachable, false))
+      // Made while nobody listens: no NOTIFY reaches b.
+      await a.sessions.update('s', { logLevel: 'error' })
+      await a.applyImport({ business: business(), reviews: [review()], replace: false, now: NOW })
+      await eventually(async () => assert.equal(b.reachable, true), 5000)
+      await eventually(async () => assert.ok(heard > 0, 'the change made while disconnected was not signalled'))
+      assert.equal((await b.sessions.get('s'))!.logLevel, 'error')
+      // And it listens again.
+      const before = heard
+      await a.applyImport({ reviews: [review()], replace: false, now: LATER })
+      await eventually(async () => assert.ok(heard > before, 'not heard after the reconnect'))
+    })
+  })
 }
 
 if (ENGINES.length === 2) {

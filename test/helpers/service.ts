@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config/index.js'
 import { importFile } from '../../src/ingest/index.js'
 import { startService, type Service } from '../../src/main.js'
 import { openStore } from '../../src/store/index.js'
+import { testDatabaseUrl } from './database.js'
 import { writeJson } from './fixtures.js'
 
 export interface TestService {
@@ -24,10 +25,10 @@ export interface TestServiceOptions {
   env?: Record<string, string>
 }
 
-/** Starts the real service on an ephemeral loopback port with its own temporary SQLite file. */
+/** Starts the real service on an ephemeral loopback port with a database of its own (see testDatabaseUrl). */
 export async function startTestService(o: TestServiceOptions = {}): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'reviews-test-'))
-  const databaseUrl = `sqlite:${join(dir, 'reviews.db')}`
+  const databaseUrl = await testDatabaseUrl(dir)
   if (o.data) {
     const store = await openStore(databaseUrl)
     await importFile(store, writeJson(dir, 'seed.json', o.data), { replace: false })

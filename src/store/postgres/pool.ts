@@ -26,9 +26,12 @@ const BULK_STATEMENT_TIMEOUT_MS = 120_000
 const IDLE_IN_TRANSACTION_MS = 60_000
 
 /**
- * Connection settings for every connection of a store. TLS comes from the URL: pg 8 parses `sslmode` itself
- * (disable: none; prefer, require, verify-ca, verify-full: TLS with the certificate and host name checked against
- * the system CAs, or `sslrootcert`; no-verify: TLS unchecked; libpq's weaker meanings with `uselibpqcompat=true`).
+ * Connection settings for every connection of a store. TLS comes from the URL, parsed by pg 8 itself: sslmode=disable
+ * is plain TCP; prefer, require, verify-ca and verify-full all mean TLS with the server's certificate and host name
+ * checked (against Node's CA list, or the file named by `sslrootcert`), with no fallback to plain TCP (pg warns once
+ * that prefer/require/verify-ca will take libpq's weaker meanings in pg 9); no-verify is TLS without any check;
+ * `uselibpqcompat=true` asks for libpq's meanings now. Parameters in the URL (application_name, options,
+ * statement_timeout...) override these.
  */
 export function connectionConfig(url: string, statementTimeoutMs: number): pg.ClientConfig {
   return {
@@ -36,8 +39,9 @@ export function connectionConfig(url: string, statementTimeoutMs: number): pg.Cl
     application_name: 'reviews-service',
     statement_timeout: statementTimeoutMs,
     idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
-    // Notices a dead peer on an idle connection (the LISTEN one is always idle).
+    // Probes an idle connection (the LISTEN one always is) after 10 s instead of the OS default of two hours.
     keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     connectionTimeoutMillis: 10_000,
     types
   }
