@@ -76,7 +76,10 @@ export class ChangeListener {
       this.retry()
       return
     }
-    if (this.closed) return void client.end().catch(() => {})
+    if (this.closed) {
+      client.end().catch(() => {})
+      return
+    }
     this.client = client
     this.retryMs = FIRST_RETRY_MS
     this.events.connected()
