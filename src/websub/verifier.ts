@@ -69,7 +69,8 @@ export class Verifier {
         .catch((err: unknown) => this.o.log.error({ err }, 'websub verification bookkeeping failed'))
         .finally(() => {
           this.running.delete(run)
-          // The next intent of the same (topic, callback) may be claimable now.
+          // Start what waits here, then claim more: the next intent of the same (topic, callback) may be free now.
+          this.enqueue([])
           this.sweep()
         })
       this.running.add(run)

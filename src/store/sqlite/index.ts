@@ -51,12 +51,13 @@ export class SqliteStore implements Store {
 
   /** Polls the data version: another process's commit is only visible by reading. */
   watch(listener: () => void): () => void {
-    let seen: number | undefined
+    // Read now, so a change made before the first poll is not taken for the starting point.
+    let seen = this.versionStmt.get() as number
     const timer = setInterval(() => {
       try {
         const version = this.versionStmt.get() as number
         this.reachable = true
-        if (seen !== undefined && version !== seen) listener()
+        if (version !== seen) listener()
         seen = version
       } catch {
         this.reachable = false
