@@ -23,8 +23,15 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>
 }
 
-/** Starts `reviews-service serve` as a child process on a free port and waits until it serves. */
-export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+export interface StartOptions {
+  /** The log message that means the process is up (default `serving`; a WORKERS > 1 primary logs `all workers serving`). */
+  until?: string
+}
+
+/** Starts `reviews-service serve` as a child process on a free port and waits for the log line that says it is up. */
+export function startServerProcess(env: Record<string, string>, o: StartOptions = {}): Promise<ServerProcess> {
+  const until = o.until ?? 'serving'
+
   const child = spawn(process.execPath, [...CLI, 'serve'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'inherit']
@@ -32,7 +39,7 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
   const logs: Record<string, unknown>[] = []
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server did not start within 20 s')), 20_000)
+    const timer = setTimeout(() => reject(new Error(`no "${until}" log line within 20 s`)), 20_000)
     child.once('exit', (code) => reject(new Error(`server exited early with ${code}`)))
     createInterface({ input: child.stdout! }).on('line', (line) => {
       let entry: Record<string, unknown>
@@ -42,7 +49,7 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
         return
       }
       logs.push(entry)
-      if (entry.msg === 'serving') {
+      if (entry.msg === until) {
         clearTimeout(timer)
         resolve({
           url: `http://127.0.0.1:${entry.port}`,
