@@ -5,7 +5,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { pino } from 'pino'
 import { ConfigError, loadConfig } from './config/index.js'
 import { exportDocument, importFile, ImportFileError } from './ingest/index.js'
-import { startService } from './main.js'
+import { startService, type Service } from './main.js'
 import { isWorker, reportServing, superviseWorkers } from './workers/index.js'
 import { NoBusinessError, NotEmptyError, openStore } from './store/index.js'
 
@@ -19,24 +19,36 @@ const USAGE = `usage:
                                              and verifications, the data version) from one database to another, in one
                                              transaction; a target that holds data is refused unless --replace`
 
+/** A signal during start: give the start this long to finish (then drain), else leave at once. */
+const START_THEN_STOP_MS = 5000
+
 async function serve(): Promise<void> {
   const config = loadConfig()
   if (config.workers > 1 && !isWorker()) return superviseWorkers(config.workers, pino({ level: config.logLevel, base: { service: 'reviews-service', pid: process.pid, role: 'primary' } }))
-  const service = await startService(config)
-  reportServing(service.address.port)
+  let started = false
+  const starting = startService(config)
+  // Listening before the start ends: a signal that comes meanwhile still gets a graceful stop, not the default death.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     // `on`, not `once`: in a cluster a worker may get the signal twice (from the terminal and from the primary).
     process.on(signal, () => {
-      service.log.info({ signal }, 'draining in-flight requests and stopping')
-      service.stop().then(
-        () => process.exit(0),
-        (err: unknown) => {
-          service.log.error({ err }, 'unclean stop')
-          process.exit(1)
-        }
-      )
+      if (!started) setTimeout(() => process.exit(0), START_THEN_STOP_MS).unref()
+      starting.then((service) => stopOn(service, signal), () => process.exit(1))
     })
   }
+  const service = await starting
+  started = true
+  reportServing(service.address.port)
+}
+
+function stopOn(service: Service, signal: NodeJS.Signals): void {
+  service.log.info({ signal }, 'draining in-flight requests and stopping')
+  service.stop().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      service.log.error({ err }, 'unclean stop')
+      process.exit(1)
+    }
+  )
 }
 
 async function runImport(args: string[]): Promise<void> {
