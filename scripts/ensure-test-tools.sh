@@ -2,8 +2,8 @@
 # Installs the Debian tools the test suite calls, if any is missing: jing (Atom RELAX NG), xmllint (libxml2-utils)
 # a real feed consumer (python3-feedparser), openssl (the WebSub tests make their own CA), Chromium (the browser
 # tests drive it with playwright-core; playwright's own browser download cannot work here) and the PostgreSQL server
-# (scripts/postgres.mjs starts a throwaway cluster with its initdb and pg_ctl). Run by `npm test`, so one command
-# tests a fresh machine.
+# (scripts/postgres.mjs starts a throwaway cluster with its initdb and pg_ctl), and nginx (the multi-node test puts a
+# real load balancer in front of three nodes). Run by `npm test`, so one command tests a fresh machine.
 set -euo pipefail
 need=()
 command -v jing >/dev/null || need+=(jing)
@@ -15,6 +15,7 @@ pg_bin="$(pg_config --bindir 2>/dev/null || true)"
 if ! { [ -x "$pg_bin/initdb" ] && [ -x "$pg_bin/pg_ctl" ]; } && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   need+=(postgresql)
 fi
+[ -x /usr/sbin/nginx ] || need+=(nginx)
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "installing test tools: ${need[*]}"
 sudo=""
