@@ -1,5 +1,28 @@
 import type { HubCounter, HubRemoval, Subscription } from './types.js'
 
+/** A subscription row as both adapters read it (snake_case columns, ms since the epoch). */
+export interface SubscriptionRow {
+  topic: string
+  callback: string
+  secret: string | null
+  lease_seconds: number
+  expires_at: number
+  delivered_version: number
+  failures: number
+  next_attempt_at: number | null
+}
+
+export const toSubscription = (r: SubscriptionRow): Subscription => ({
+  topic: r.topic,
+  callback: r.callback,
+  secret: r.secret,
+  leaseSeconds: r.lease_seconds,
+  expiresAt: r.expires_at,
+  deliveredVersion: r.delivered_version,
+  failures: r.failures,
+  nextAttemptAt: r.next_attempt_at
+})
+
 /** The host a callback counts against for the per-host limit (ports do not make a new host). */
 export const callbackHost = (callback: string): string => new URL(callback).hostname
 

@@ -4,8 +4,7 @@ import { canonicalJson } from '../changes.js'
 import { NotEmptyError, type StoreDump } from '../types.js'
 import { READ_SNAPSHOT, transaction, type Queryable } from './pool.js'
 import { signalVersion, writeBusiness, writeReviews } from './published.js'
-import { callbackHost } from '../websub-rows.js'
-import { toSubscription, type SubscriptionRow } from './subscriptions.js'
+import { callbackHost, toSubscription, type SubscriptionRow } from '../websub-rows.js'
 
 /** Everything a dump holds, from one snapshot; rows in byte order of their keys so dumps compare across engines. */
 export async function dump(pool: pg.Pool, bulkTimeoutMs: number): Promise<StoreDump> {

@@ -11,30 +11,9 @@ import type {
   SubscriptionStore,
   TopicCounters
 } from '../types.js'
-import { callbackHost, COUNTER_COLUMNS, type CounterColumn } from '../websub-rows.js'
+import { callbackHost, COUNTER_COLUMNS, toSubscription, type CounterColumn, type SubscriptionRow } from '../websub-rows.js'
 import { LOCK_CLASS, READ_SNAPSHOT, transaction, write, type Queryable } from './pool.js'
 
-export interface SubscriptionRow {
-  topic: string
-  callback: string
-  secret: string | null
-  lease_seconds: number
-  expires_at: number
-  delivered_version: number
-  failures: number
-  next_attempt_at: number | null
-}
-
-export const toSubscription = (r: SubscriptionRow): Subscription => ({
-  topic: r.topic,
-  callback: r.callback,
-  secret: r.secret,
-  leaseSeconds: r.lease_seconds,
-  expiresAt: r.expires_at,
-  deliveredVersion: r.delivered_version,
-  failures: r.failures,
-  nextAttemptAt: r.next_attempt_at
-})
 
 const INTENT_COLUMNS = 'id, mode, topic, callback, secret, lease_seconds AS "leaseSeconds"'
 

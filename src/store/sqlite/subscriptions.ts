@@ -11,29 +11,8 @@ import type {
   SubscriptionStore,
   TopicCounters
 } from '../types.js'
-import { byOutboxOrder, callbackHost, COUNTER_COLUMNS, type CounterColumn } from '../websub-rows.js'
+import { byOutboxOrder, callbackHost, COUNTER_COLUMNS, toSubscription, type CounterColumn, type SubscriptionRow as Row } from '../websub-rows.js'
 
-interface Row {
-  topic: string
-  callback: string
-  secret: string | null
-  lease_seconds: number
-  expires_at: number
-  delivered_version: number
-  failures: number
-  next_attempt_at: number | null
-}
-
-const toSubscription = (r: Row): Subscription => ({
-  topic: r.topic,
-  callback: r.callback,
-  secret: r.secret,
-  leaseSeconds: r.lease_seconds,
-  expiresAt: r.expires_at,
-  deliveredVersion: r.delivered_version,
-  failures: r.failures,
-  nextAttemptAt: r.next_attempt_at
-})
 
 const ACTIVE = 'expires_at > @now'
 const OWED = `delivered_version < @version AND ${ACTIVE}`
