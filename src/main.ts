@@ -75,7 +75,8 @@ async function startNode(config: Config, log: Logger, store: Store, door: FrontD
     hubLimits: config.websub,
     rates: store.rates,
     firstSeen: (key) => store.firstSeen(key, new Date()),
-    server: door.server
+    server: door.server,
+    trustProxy: config.trustProxy
   })
   door.open(handle)
   return { app, holder, mcp, hub }

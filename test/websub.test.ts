@@ -479,6 +479,25 @@ describe('requests the hub refuses', () => {
   })
 })
 
+describe('the subscribe rate behind a proxy', () => {
+  const forwarded = (url: string, client: string, n: number) =>
+    hubRequest(url, { 'hub.mode': 'subscribe', 'hub.topic': atom, 'hub.callback': `${sub.url}/cb/proxied-${client}-${n}` }, { 'x-forwarded-for': client })
+
+  test('with TRUST_PROXY the client is the forwarded address (each its own limit); without it X-Forwarded-For is ignored', async () => {
+    for (const [trust, separate] of [['127.0.0.1', true], ['', false]] as const) {
+      const s = await startTestService({ env: { ...HUB_ENV(pki.caFile), WEBSUB_RATE_PER_MIN: '2', TRUST_PROXY: trust } })
+      try {
+        const url = `${s.url}/api/websub/hub`
+        for (const n of [1, 2]) assert.equal((await forwarded(url, '203.0.113.7', n)).status, 202)
+        assert.equal((await forwarded(url, '203.0.113.7', 3)).status, 429, 'the third from one client')
+        assert.equal((await forwarded(url, '198.51.100.9', 1)).status, separate ? 202 : 429, `TRUST_PROXY=${trust}`)
+      } finally {
+        await s.stop()
+      }
+    }
+  })
+})
+
 describe('the stats endpoint', () => {
   test('counts verifications, deliveries, failures, removals and the last delivery per topic', async () => {
     await sleep(1100)

@@ -22,6 +22,16 @@ const Env = z.object({
     .regex(/^(auto|[1-9][0-9]{0,2})$/, 'must be a whole number from 1 to 999, or auto (one per available core)')
     .default('1')
     .transform((v) => (v === 'auto' ? availableParallelism() : Number(v))),
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((a) => a.trim()).filter(Boolean))
+    .pipe(
+      z.union(
+        [z.tuple([z.string().regex(/^[0-9]{1,2}$/)]).transform(([hops]) => Number(hops)), z.array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()]))],
+        { error: 'must be proxy addresses or CIDR ranges, comma-separated, or a number of hops' }
+      )
+    ),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   LOG_LEVEL: LogLevel.default('info'),
   POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
@@ -84,6 +94,11 @@ export interface Config {
   databaseUrl: string
   /** Worker processes on one port (node:cluster); 1 runs the service in this process. */
   workers: number
+  /**
+   * The proxies whose X-Forwarded-For is believed (addresses or CIDR ranges), or how many hops to trust: the client
+   * address that per-client limits count. Nothing by default: a client cannot pick its address with a header.
+   */
+  trustProxy: string[] | number
   /** After SIGTERM, how long the node keeps serving with /readyz at 503 before it stops accepting connections. */
   shutdownGraceMs: number
   store: StoreOptions
@@ -136,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     workers: e.WORKERS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    trustProxy: e.TRUST_PROXY,
     store: { poolSize: e.DATABASE_POOL_SIZE, statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS, pollIntervalMs: e.POLL_INTERVAL_MS },
     logLevel: e.LOG_LEVEL,
     urls,

@@ -34,6 +34,8 @@ export interface HttpOptions {
   firstSeen(key: string): Promise<Date>
   /** The server the app answers on: already listening (see FrontDoor). */
   server: Server
+  /** Proxies whose X-Forwarded-For gives the client address (addresses or CIDR ranges, or a hop count). */
+  trustProxy: string[] | number
 }
 
 export interface HttpApp {
@@ -52,6 +54,7 @@ export async function buildHttpApp(o: HttpOptions): Promise<HttpApp> {
     routerOptions: { maxParamLength: 200 },
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    trustProxy: proxyTrust(o.trustProxy),
     serverFactory: (handler) => {
       handle = handler as RequestListener
       return o.server
@@ -72,6 +75,12 @@ export async function buildHttpApp(o: HttpOptions): Promise<HttpApp> {
   preflight(ctx)
   await app.ready()
   return { app, handle: handle! }
+}
+
+/** Fastify's trustProxy from ours: nobody (the socket's address is the client's), these addresses, or n hops. */
+function proxyTrust(trust: string[] | number): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust
+  return trust.length ? trust : false
 }
 
 /**

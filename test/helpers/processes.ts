@@ -39,7 +39,10 @@ export function startServerProcess(env: Record<string, string>, o: StartOptions 
   const logs: Record<string, unknown>[] = []
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "${until}" log line within 20 s`)), 20_000)
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`no "${until}" log line within 20 s`))
+    }, 20_000)
     child.once('exit', (code) => reject(new Error(`server exited early with ${code}`)))
     createInterface({ input: child.stdout! }).on('line', (line) => {
       let entry: Record<string, unknown>
