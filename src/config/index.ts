@@ -7,7 +7,7 @@ import type { HubSettings } from '../websub/index.js'
 
 const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
 
-const Env = z.object({
+const EnvShape = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   BASE_URL: HttpUrl.optional(),
@@ -34,6 +34,9 @@ const Env = z.object({
     ),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   LOG_LEVEL: LogLevel.default('info'),
+  LOG_REQUEST_SAMPLE: z.coerce.number().int().min(0).max(1_000_000).default(100),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
   MCP_ALLOWED_ORIGINS: z
     .string()
@@ -61,7 +64,12 @@ const Env = z.object({
   WEBSUB_QUEUE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   WEBSUB_CLAIM_LEASE_MS: z.coerce.number().int().min(300).max(300_000).default(15_000),
   WEBSUB_EXTRA_CA_FILE: z.string().min(1).optional()
-}).superRefine((e, ctx) => {
+})
+
+/** The environment variables the service reads: deployment files are checked against this list. */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvShape.shape)
+
+const Env = EnvShape.superRefine((e, ctx) => {
   if (!(e.WEBSUB_LEASE_MIN_S <= e.WEBSUB_LEASE_DEFAULT_S && e.WEBSUB_LEASE_DEFAULT_S <= e.WEBSUB_LEASE_MAX_S)) {
     ctx.addIssue({ code: 'custom', path: ['WEBSUB_LEASE_DEFAULT_S'], message: 'must lie between WEBSUB_LEASE_MIN_S and WEBSUB_LEASE_MAX_S' })
   }
@@ -103,6 +111,10 @@ export interface Config {
   shutdownGraceMs: number
   store: StoreOptions
   logLevel: z.output<typeof LogLevel>
+  /** At info, one request in this many is logged (besides every server error and slow request); 0 logs none. */
+  logRequestSample: number
+  /** The Prometheus listener: null when METRICS_PORT=0. */
+  metrics: { port: number; host: string } | null
   urls: Urls
   mcp: {
     /** Browser origins allowed on /mcp: the public origin, its loopback twins, and MCP_ALLOWED_ORIGINS. */
@@ -154,6 +166,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     store: { poolSize: e.DATABASE_POOL_SIZE, statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS, pollIntervalMs: e.POLL_INTERVAL_MS },
     logLevel: e.LOG_LEVEL,
+    logRequestSample: e.LOG_REQUEST_SAMPLE,
+    metrics: e.METRICS_PORT === 0 ? null : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     urls,
     mcp: {
       allowedOrigins: [...new Set([...ownOrigins(urls.base), ...e.MCP_ALLOWED_ORIGINS.map((o) => new URL(o).origin)])],
