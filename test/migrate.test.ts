@@ -75,7 +75,7 @@ test('a migrated database is served with the same bytes and validators as the or
   for (const target of [postgres, copy]) assert.equal(migrate('--from', source, '--to', target).status, 0)
   const served = []
   for (const databaseUrl of [copy, postgres]) {
-    const service = await startService(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', BASE_URL: 'https://reviews.test' }))
+    const service = await startService(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', BASE_URL: 'https://reviews.test', METRICS_PORT: '0' }))
     try {
       const r = await get(`http://127.0.0.1:${service.address.port}/reviews.json`)
       served.push({ etag: r.headers.etag, lastModified: r.headers['last-modified'], body: r.text })

@@ -33,7 +33,8 @@ export function startServerProcess(env: Record<string, string>, o: StartOptions 
   const until = o.until ?? 'serving'
 
   const child = spawn(process.execPath, [...CLI, 'serve'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    // No Prometheus listener unless a test asks for one: processes started side by side would fight over its port.
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit']
   })
   const logs: Record<string, unknown>[] = []

@@ -35,7 +35,7 @@ export async function startTestService(o: TestServiceOptions = {}): Promise<Test
     await store.close()
   }
   const baseUrl = o.env?.BASE_URL ?? 'https://reviews.test'
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', BASE_URL: baseUrl, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', POLL_INTERVAL_MS: '100', ...o.env })
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', BASE_URL: baseUrl, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', POLL_INTERVAL_MS: '100', METRICS_PORT: '0', ...o.env })
   const service = await startService(config)
   return {
     url: `http://127.0.0.1:${service.address.port}`,
