@@ -24,7 +24,9 @@ const START_THEN_STOP_MS = 5000
 
 async function serve(): Promise<void> {
   const config = loadConfig()
-  if (config.workers > 1 && !isWorker()) return superviseWorkers(config.workers, pino({ level: config.logLevel, base: { service: 'reviews-service', pid: process.pid, role: 'primary' } }))
+  if (config.workers > 1 && !isWorker()) {
+    return superviseWorkers(config.workers, config.metrics, pino({ level: config.logLevel, base: { service: 'reviews-service', pid: process.pid, role: 'primary' } }))
+  }
   let started = false
   const starting = startService(config)
   // Listening before the start ends: a signal that comes meanwhile still gets a graceful stop, not the default death.
@@ -57,7 +59,11 @@ async function runImport(args: string[]): Promise<void> {
   const config = loadConfig()
   const store = await openStore(config.databaseUrl, config.store)
   try {
-    const r = await importFile(store, positionals[0]!, { replace: values.replace })
+    const r = await importFile(store, positionals[0]!, { replace: values.replace }).catch(async (err: unknown) => {
+      await store.recordImport('failed')
+      throw err
+    })
+    await store.recordImport(r.changed ? 'changed' : 'unchanged')
     const summary = `${r.added} added, ${r.updated} updated, ${r.removed} removed, ${r.unchanged} unchanged${r.businessChanged ? ', business updated' : ''}`
     console.log(r.changed ? `imported: ${summary}; data version is now ${r.version}` : `nothing published changed (${summary}); data version stays ${r.version}`)
   } finally {

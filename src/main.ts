@@ -1,10 +1,12 @@
 /** Composition root: store -> snapshot holder -> HTTP, MCP and WebSub; start and graceful stop of one node. */
+import type { Server } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
 import type { Config } from './config/index.js'
 import { buildHttpApp, FrontDoor } from './http/index.js'
 import { seedDemoIfEmpty } from './ingest/index.js'
 import { McpEndpoint } from './mcp/index.js'
+import { Metrics, serveMetrics, shareWithPrimary, timedStore } from './metrics/index.js'
 import { SnapshotHolder, topics } from './snapshot/index.js'
 import { openStore, type Store } from './store/index.js'
 import { Hub } from './websub/index.js'
@@ -22,6 +24,7 @@ const STORE_RETRY_MS = [250, 500, 1000, 2000, 5000]
 
 export interface Service {
   app: FastifyInstance
+  metrics: Metrics
   store: Store
   holder: SnapshotHolder
   mcp: McpEndpoint
@@ -38,32 +41,77 @@ export interface Service {
  * snapshot, and the app. Every node of a cluster runs exactly this: what they share is in the store.
  */
 export async function startService(config: Config): Promise<Service> {
-  const log = pino({ level: config.logLevel, base: { service: 'reviews-service', pid: process.pid } })
+  const log = pino({
+    level: config.logLevel,
+    base: { service: 'reviews-service', pid: process.pid },
+    // A callback URL's query string may carry a subscriber's token: logs show where it points, not that.
+    redact: { paths: ['callback'], censor: (value) => withoutQuery(value) }
+  })
+  const metrics = new Metrics()
   let store: Store | undefined
   const door = new FrontDoor({ storeReachable: () => store?.reachable ?? false })
   const address = await door.listen(config.port, config.host)
   log.info({ host: address.address, port: address.port }, 'listening; loading the data')
+  let exposed: Server | undefined
   try {
-    store = await connect(config, log)
-    const node = await startNode(config, log, store, door)
+    exposed = await exposeMetrics(config, metrics, log)
+    store = timedStore(await connect(config, log), metrics)
+    const node = await startNode(config, log, store, door, metrics)
     log.info({ host: address.address, port: address.port, baseUrl: config.urls.base, version: node.holder.current.version }, 'serving')
-    return { ...node, store, log, address: { host: address.address, port: address.port }, stop: stopper(door, node, store, config.shutdownGraceMs) }
+    return { ...node, store, log, metrics, address: { host: address.address, port: address.port }, stop: stopper(door, node, store, config.shutdownGraceMs, exposed) }
   } catch (err) {
     door.server.close()
+    exposed?.close()
     await store?.close()
     throw err
   }
 }
 
-async function startNode(config: Config, log: Logger, store: Store, door: FrontDoor) {
+/**
+ * The /metrics listener of a single-process node. In a worker (WORKERS > 1) the primary serves the whole node's
+ * metrics, so the worker only answers the primary.
+ */
+async function exposeMetrics(config: Config, metrics: Metrics, log: Logger): Promise<Server | undefined> {
+  if (!config.metrics) return undefined
+  if (config.workers > 1) {
+    shareWithPrimary(metrics)
+    return undefined
+  }
+  const { server, port } = await serveMetrics(metrics.registry, config.metrics.port, config.metrics.host)
+  log.info({ host: config.metrics.host, port }, 'metrics at /metrics')
+  return server
+}
+
+async function startNode(config: Config, log: Logger, store: Store, door: FrontDoor, metrics: Metrics) {
   const seeded = await seedDemoIfEmpty(store)
   if (!seeded.skipped) log.info({ reviews: seeded.added }, 'empty database: loaded the bundled demo data')
-  const holder = new SnapshotHolder(store, config.urls, log)
+  const holder = new SnapshotHolder(store, config.urls, log, { built: (s) => metrics.snapshotBuilt(s), failed: () => metrics.snapshotFailed() })
   await holder.refresh()
   holder.watch()
-  const mcp = new McpEndpoint({ urls: config.urls, current: () => holder.current, log, ...config.mcp, version: VERSION, sessions: store.sessions })
+  const hubTopics = topics(config.urls)
+  metrics.attach({
+    data: () => ({ version: holder.current.version, changedAt: holder.current.changedAt }),
+    store,
+    topicLabel: (url) => (hubTopics.some((t) => t.url === url) ? new URL(url).pathname : 'other')
+  })
+  const mcp = new McpEndpoint({
+    urls: config.urls,
+    current: () => holder.current,
+    log,
+    ...config.mcp,
+    version: VERSION,
+    sessions: store.sessions,
+    observer: { request: (m, ok) => metrics.mcpRequest(m, ok), toolCall: (t, ok, s) => metrics.mcpToolCall(t, ok, s), notification: (type) => metrics.mcpNotification(type) }
+  })
   holder.onSwap((next, previous) => mcp.dataChanged(next, previous))
-  const hub = new Hub({ settings: config.websub, store: store.subscriptions, topics: topics(config.urls), current: () => holder.current, log })
+  const hub = new Hub({
+    settings: config.websub,
+    store: store.subscriptions,
+    topics: hubTopics,
+    current: () => holder.current,
+    log,
+    observer: { delivery: (topic, ok) => metrics.websubDelivery(topic, ok), verification: (ok) => metrics.websubVerification(ok) }
+  })
   holder.onSwap(() => hub.dataChanged())
   await hub.start()
   const { app, handle } = await buildHttpApp({
@@ -76,7 +124,9 @@ async function startNode(config: Config, log: Logger, store: Store, door: FrontD
     rates: store.rates,
     firstSeen: (key) => store.firstSeen(key, new Date()),
     server: door.server,
-    trustProxy: config.trustProxy
+    trustProxy: config.trustProxy,
+    logRequestSample: config.logRequestSample,
+    observe: (route, method, status, seconds) => metrics.httpRequest(route, method, status, seconds)
   })
   door.open(handle)
   return { app, holder, mcp, hub }
@@ -107,7 +157,7 @@ function isUnreachable(err: unknown): boolean {
  * readiness stop sending it requests; then it stops accepting, finishes what is in flight (cut after DRAIN_MS), hands
  * its hub work back to the cluster and closes the store.
  */
-function stopper(door: FrontDoor, node: { app: FastifyInstance; holder: SnapshotHolder; hub: Hub }, store: Store, graceMs: number): () => Promise<void> {
+function stopper(door: FrontDoor, node: { app: FastifyInstance; holder: SnapshotHolder; hub: Hub }, store: Store, graceMs: number, exposed?: Server): () => Promise<void> {
   let stopping: Promise<void> | undefined
   return () =>
     (stopping ??= (async () => {
@@ -117,6 +167,7 @@ function stopper(door: FrontDoor, node: { app: FastifyInstance; holder: Snapshot
       await closeWithin(door, node.app, DRAIN_MS)
       await node.hub.stop()
       await store.close()
+      exposed?.close()
     })())
 }
 
@@ -130,4 +181,11 @@ async function closeWithin(door: FrontDoor, app: FastifyInstance, ms: number): P
   } finally {
     clearTimeout(cut)
   }
+}
+
+/** A URL without its query string (which may hold a token); anything else as it was. */
+function withoutQuery(value: unknown): unknown {
+  if (typeof value !== 'string') return value
+  const q = value.indexOf('?')
+  return q < 0 ? value : `${value.slice(0, q)}?[redacted]`
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
@@ -5,6 +6,9 @@ export interface Readiness {
   /** The store answered lately. */
   storeReachable(): boolean
 }
+
+/** An X-Request-Id a client or proxy sent is kept when it looks like an id (UUIDs, trace ids); otherwise one is made. */
+const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
 const PLAIN = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }
 
@@ -18,6 +22,9 @@ export class FrontDoor {
   readonly server: Server
   private app: RequestListener | undefined
   private draining = false
+  /** Ids made here: a random prefix per process and a counter, unique across nodes and cheap on the hot path. */
+  private readonly idPrefix = randomBytes(6).toString('hex')
+  private ids = 0
 
   constructor(private readonly readiness: Readiness) {
     this.server = createServer((req, res) => this.route(req, res))
@@ -44,11 +51,20 @@ export class FrontDoor {
   }
 
   private route(req: IncomingMessage, res: ServerResponse): void {
+    this.identify(req, res)
     const path = req.url?.split('?', 1)[0]
     if (path === '/healthz') return probe(req, res, 200, { status: 'alive' })
     if (path === '/readyz') return this.ready(req, res)
     if (this.app) return this.app(req, res)
     send(res, 503, { error: 'unavailable', message: 'The service is starting: its data is not loaded yet.' }, { 'retry-after': '1' })
+  }
+
+  /** Every response carries the request's id, and the app logs it (Fastify reads it from the header set here). */
+  private identify(req: IncomingMessage, res: ServerResponse): void {
+    const sent = req.headers['x-request-id']
+    const id = typeof sent === 'string' && CLIENT_ID.test(sent) ? sent : `${this.idPrefix}-${(++this.ids).toString(36)}`
+    req.headers['x-request-id'] = id
+    res.setHeader('x-request-id', id)
   }
 
   private ready(req: IncomingMessage, res: ServerResponse): void {

@@ -8,6 +8,7 @@ import type { Hub, HubSettings } from '../websub/index.js'
 import { COMMON_HEADERS, represent, type SnapshotHolder } from '../snapshot/index.js'
 import type { RateStore } from '../store/index.js'
 import { staticSince, type HttpContext } from './context.js'
+import { observeRequests, type RequestObserver } from './request-log.js'
 import { installErrorHandling } from './errors.js'
 import { buildOpenApi } from './openapi.js'
 import { ResponseCache } from './response-cache.js'
@@ -36,6 +37,9 @@ export interface HttpOptions {
   server: Server
   /** Proxies whose X-Forwarded-For gives the client address (addresses or CIDR ranges, or a hop count). */
   trustProxy: string[] | number
+  /** At info, one request in this many gets an access line (server errors and slow requests always do). */
+  logRequestSample: number
+  observe?: RequestObserver
 }
 
 export interface HttpApp {
@@ -55,6 +59,8 @@ export async function buildHttpApp(o: HttpOptions): Promise<HttpApp> {
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     trustProxy: proxyTrust(o.trustProxy),
+    // The front door has already validated or made the id and set it on the response (see FrontDoor).
+    requestIdHeader: 'x-request-id',
     serverFactory: (handler) => {
       handle = handler as RequestListener
       return o.server
@@ -63,6 +69,8 @@ export async function buildHttpApp(o: HttpOptions): Promise<HttpApp> {
   const ctx: HttpContext = { app, holder: o.holder, urls: o.urls, cache: new ResponseCache(), routes: new RouteTable(), firstSeen: o.firstSeen }
   o.holder.onSwap(() => ctx.cache.clear())
   installErrorHandling(app, o.logger, (url) => ctx.routes.allowed(url))
+  // At debug Fastify logs every request itself; below it, a sample.
+  observeRequests(app, { log: o.logger, sample: requestLogs ? 0 : o.logRequestSample, observe: o.observe })
   datasetRoutes(ctx)
   reviewRoutes(ctx)
   developerDocsRoutes(ctx, o.hubLimits)

@@ -6,7 +6,8 @@ import type { Urls } from '../config/index.js'
 import type { Snapshot } from '../snapshot/index.js'
 import type { McpSessionRecord, McpSessionStore } from '../store/index.js'
 import { ToolResultCache } from './result-cache.js'
-import { Session, type SessionContext } from './session.js'
+import { Session, type McpObserver, type SessionContext } from './session.js'
+import { methodLabel } from './transport.js'
 import {
   answerError,
   checkAccept,
@@ -34,6 +35,8 @@ export interface McpOptions {
   version: string
   /** Session records, shared by every node. */
   sessions: McpSessionStore
+  /** Told what the server does (the metrics). */
+  observer?: McpObserver
 }
 
 export interface McpStats {
@@ -45,6 +48,8 @@ export interface McpStats {
   expired: number
   refusedFull: number
 }
+
+const IGNORED: McpObserver = { request: () => {}, toolCall: () => {}, notification: () => {} }
 
 /** At most this often a node writes a session's last use to the store (a write per request would cost too much). */
 const TOUCH_EVERY_MS = 30_000
@@ -68,7 +73,7 @@ export class McpEndpoint {
 
   constructor(private readonly o: McpOptions) {
     this.origins = new Set(o.allowedOrigins)
-    this.ctx = { urls: o.urls, current: o.current, version: o.version, results: new ToolResultCache(), log: o.log, store: o.sessions }
+    this.ctx = { urls: o.urls, current: o.current, version: o.version, results: new ToolResultCache(), log: o.log, store: o.sessions, observer: o.observer ?? IGNORED }
     this.touchEveryMs = Math.min(TOUCH_EVERY_MS, o.sessionIdleMs / 10)
     this.sweeper = setInterval(() => void this.sweep(), Math.max(1000, Math.min(60_000, o.sessionIdleMs / 4)))
     this.sweeper.unref()
@@ -96,7 +101,10 @@ export class McpEndpoint {
       return
     }
     const prepared = prepareRequest(message)
-    if ('error' in prepared) return answerError(res, prepared.error, { 'mcp-session-id': found.id })
+    if ('error' in prepared) {
+      this.ctx.observer.request(methodLabel(message.method), false)
+      return answerError(res, prepared.error, { 'mcp-session-id': found.id })
+    }
     if (!found.transport.request(prepared.request, res, extra)) {
       refuse(res, refusal(400, -32600, `Invalid Request: a request with id ${JSON.stringify(message.id)} is already in progress in this session.`))
     }

@@ -3,4 +3,5 @@
  * Framework-free: the HTTP area routes raw Node requests here.
  */
 export { McpEndpoint, type McpOptions, type McpStats } from './endpoint.js'
+export type { McpObserver } from './session.js'
 export { toolSummaries, type ToolSummary } from './tools.js'

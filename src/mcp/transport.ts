@@ -62,6 +62,8 @@ export interface TransportOptions {
   /** Gives the JSON of a result when it is already known (see result-cache.ts). */
   known?: KnownJson
   answerWithinMs?: number
+  /** Told of every request answered: its method (see methodLabel) and whether the answer is a result. */
+  answered?: (method: string, ok: boolean) => void
 }
 
 /** Reported through onerror when the transport had to answer a request itself: a fault of the server, not the client. */
@@ -72,7 +74,26 @@ interface Pending {
   exchange: Exchange
   deadline: NodeJS.Timeout
   onClose: () => void
+  method: string
 }
+
+/** The methods this server answers; any other is counted as `other`, so a client cannot grow the label set. */
+const KNOWN_METHODS = new Set([
+  'initialize',
+  'ping',
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'prompts/list',
+  'prompts/get',
+  'logging/setLevel'
+])
+
+export const methodLabel = (method: string): string => (KNOWN_METHODS.has(method) ? method : 'other')
 
 /**
  * The SDK's Transport for one MCP session over plain Node HTTP responses. The SDK's own streamable HTTP transport
@@ -96,6 +117,7 @@ export class SessionTransport implements Transport {
   private closed = false
   private readonly known: KnownJson
   private readonly answerWithinMs: number
+  private readonly answered: (method: string, ok: boolean) => void
 
   constructor(
     readonly sessionId: string,
@@ -103,6 +125,7 @@ export class SessionTransport implements Transport {
   ) {
     this.known = o.known ?? (() => undefined)
     this.answerWithinMs = o.answerWithinMs ?? ANSWER_WITHIN_MS
+    this.answered = o.answered ?? (() => {})
   }
 
   async start(): Promise<void> {}
@@ -130,7 +153,8 @@ export class SessionTransport implements Transport {
       exchange: new Exchange(res, { 'mcp-session-id': this.sessionId }),
       deadline: setTimeout(() => this.giveUp(id, pending), this.answerWithinMs).unref(),
       // A client that hangs up does not cancel the request (the spec says so), but nobody is left to answer.
-      onClose: () => this.settle(id, pending)
+      onClose: () => this.settle(id, pending),
+      method: methodLabel(message.method)
     }
     this.inFlight.set(id, pending)
     res.once('close', pending.onClose)
@@ -192,6 +216,7 @@ export class SessionTransport implements Transport {
     if (!pending) return
     if (!isResponse(message)) return pending.exchange.event(JSON.stringify(message))
     this.settle(related, pending)
+    this.answered(pending.method, 'result' in message)
     pending.exchange.finish(serialize(message, this.known))
   }
 
@@ -222,6 +247,7 @@ export class SessionTransport implements Transport {
 
   private fail(id: RequestId, pending: Pending, message: string): void {
     if (!this.settle(id, pending)) return
+    this.answered(pending.method, false)
     pending.exchange.finish([JSON.stringify({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message } })])
     this.onerror?.(new UnansweredRequest(`request ${JSON.stringify(id)}: ${message}`))
   }

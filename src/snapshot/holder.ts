@@ -5,6 +5,12 @@ import { buildSnapshot, type Snapshot } from './build.js'
 
 export type SwapListener = (next: Snapshot, previous: Snapshot | undefined) => void
 
+/** Told how builds go (the metrics). */
+export interface BuildObserver {
+  built(seconds: number): void
+  failed(): void
+}
+
 /**
  * Holds the current snapshot and replaces it when the store's data version moves, whoever wrote it. Builds run one
  * at a time off the request path; readers keep the old snapshot until the new one is complete.
@@ -18,7 +24,8 @@ export class SnapshotHolder {
   constructor(
     private readonly store: Store,
     private readonly urls: Urls,
-    private readonly log: Logger
+    private readonly log: Logger,
+    private readonly observer?: BuildObserver
   ) {}
 
   get current(): Snapshot {
@@ -32,7 +39,12 @@ export class SnapshotHolder {
 
   /** Builds a snapshot if the store holds a newer version than the current one; concurrent calls share the work. */
   refresh(): Promise<void> {
-    this.building ??= this.rebuildWhileBehind().finally(() => (this.building = undefined))
+    this.building ??= this.rebuildWhileBehind()
+      .catch((err: unknown) => {
+        this.observer?.failed()
+        throw err
+      })
+      .finally(() => (this.building = undefined))
     return this.building
   }
 
@@ -56,7 +68,9 @@ export class SnapshotHolder {
       const next = await buildSnapshot(data, this.urls, this.snapshot)
       const previous = this.snapshot
       this.snapshot = next
-      this.log.info({ version: next.version, reviews: next.index.reviews.length, ms: Math.round(performance.now() - started) }, 'snapshot ready')
+      const ms = performance.now() - started
+      this.observer?.built(ms / 1000)
+      this.log.info({ version: next.version, reviews: next.index.reviews.length, ms: Math.round(ms) }, 'snapshot ready')
       for (const listener of this.listeners) listener(next, previous)
     }
   }

@@ -41,7 +41,7 @@ const MIN_COMPRESSIBLE = 512
 
 export const COMMON_HEADERS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'ETag, Last-Modified, Link, Content-Encoding',
+  'access-control-expose-headers': 'ETag, Last-Modified, Link, Content-Encoding, X-Request-Id',
   'x-content-type-options': 'nosniff'
 }
 

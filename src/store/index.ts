@@ -21,7 +21,8 @@ export type {
   TopicCounters,
   McpSessionRecord,
   McpSessionStore,
-  RateStore
+  RateStore,
+  ImportRunOutcome
 } from './types.js'
 export { NoBusinessError, NotEmptyError } from './types.js'
 

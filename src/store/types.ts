@@ -104,8 +104,14 @@ export interface HubTotals {
   since: number
   /** Active subscriptions per topic. */
   active: Record<string, number>
+  /** Active subscriptions that have not received the given version, per topic. */
+  owedByTopic: Record<string, number>
+  /** Active subscriptions backing off after a failed attempt, per topic. */
+  retryingByTopic: Record<string, number>
   /** Active subscriptions that have not received the given version. */
   owed: number
+  /** Subscribe and unsubscribe requests not yet verified. */
+  pendingVerifications: number
   /** Per topic that has ever counted anything. */
   counters: Record<string, TopicCounters>
 }
@@ -232,6 +238,8 @@ export interface StoreOptions {
   pollIntervalMs?: number
 }
 
+export type ImportRunOutcome = 'changed' | 'unchanged' | 'failed'
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres'
   readonly subscriptions: SubscriptionStore
@@ -252,6 +260,10 @@ export interface Store {
   readonly reachable: boolean
   /** When `key` was first recorded in this store (recorded as `now` if new): the same answer on every node. */
   firstSeen(key: string, now: Date): Promise<Date>
+  /** Counts an import run (by any process) in the store, for the operators' metrics. */
+  recordImport(outcome: ImportRunOutcome): Promise<void>
+  /** Import runs so far, per outcome. */
+  importRuns(): Promise<Partial<Record<ImportRunOutcome, number>>>
   /** Everything, read in one transaction. */
   dump(): Promise<StoreDump>
   /** Writes a dump in one transaction; refuses a store that holds a business or reviews unless `replace`. */

@@ -1,4 +1,4 @@
-import type { HubCounter, HubRemoval, Subscription } from './types.js'
+import type { HubCounter, HubRemoval, HubTotals, Subscription, TopicCounters } from './types.js'
 
 /** A subscription row as both adapters read it (snake_case columns, ms since the epoch). */
 export interface SubscriptionRow {
@@ -40,3 +40,44 @@ export const COUNTER_COLUMNS = {
 }
 
 export type CounterColumn = HubCounter | `removed_${HubRemoval}`
+
+/** A websub_counters row as both adapters read it. */
+export type CounterRow = { topic: string; last_delivery_at: number | null; delivered_version: number | null } & Record<CounterColumn, number>
+
+export function toTopicCounters(r: CounterRow): TopicCounters {
+  const pick = <K extends string>(names: readonly K[], prefix = '') => Object.fromEntries(names.map((n) => [n, r[`${prefix}${n}` as CounterColumn]])) as Record<K, number>
+  return {
+    counts: pick<HubCounter>(COUNTER_COLUMNS.counts),
+    removals: pick<HubRemoval>(COUNTER_COLUMNS.removals, 'removed_'),
+    lastDeliveryAt: r.last_delivery_at,
+    deliveredVersion: r.delivered_version
+  }
+}
+
+/** One row per topic of active subscriptions: how many, how many owe the version, how many back off. */
+export interface TopicStateRow {
+  topic: string
+  active: number
+  owed: number
+  retrying: number
+}
+
+/** The SQL of those rows (both engines read it alike): parameters are the data version and now, in that order. */
+export const TOPIC_STATES_SQL = (version: string, now: string) =>
+  `SELECT topic, COUNT(*) AS active, SUM(CASE WHEN delivered_version < ${version} THEN 1 ELSE 0 END) AS owed,
+     SUM(CASE WHEN failures > 0 THEN 1 ELSE 0 END) AS retrying
+   FROM websub_subscriptions WHERE expires_at > ${now} GROUP BY topic`
+
+/** HubTotals from the rows both adapters read. */
+export function hubTotals(since: number, states: TopicStateRow[], counters: CounterRow[], pendingVerifications: number): HubTotals {
+  const per = (pick: (r: TopicStateRow) => number) => Object.fromEntries(states.map((r) => [r.topic, Number(pick(r))]))
+  return {
+    since,
+    active: per((r) => r.active),
+    owedByTopic: per((r) => r.owed),
+    retryingByTopic: per((r) => r.retrying),
+    owed: states.reduce((n, r) => n + Number(r.owed), 0),
+    pendingVerifications,
+    counters: Object.fromEntries(counters.map((r) => [r.topic, toTopicCounters(r)]))
+  }
+}

@@ -19,6 +19,8 @@ export interface DistributorOptions {
   concurrency: number
   /** How long an owed subscription may wait in memory for its host's connections before it is put back. */
   queueTimeoutMs: number
+  /** A delivery attempt was made to a subscriber of this topic, with this outcome. */
+  observe(topic: string, ok: boolean): void
 }
 
 /** Acknowledged deliveries are written in batches: one transaction for many rows. */
@@ -188,7 +190,9 @@ export class Distributor {
       error = describe(err)
     }
     const attempt = { topic: s.topic, callback: s.callback, version: snapshot.version, attempt: s.failures + 1, status, error, ms: Math.round(performance.now() - started) }
-    if (status !== undefined && status >= 200 && status <= 299) {
+    const ok = status !== undefined && status >= 200 && status <= 299
+    this.o.observe(s.topic, ok)
+    if (ok) {
       this.o.log.info(attempt, 'websub delivery acknowledged')
       this.acknowledge({ topic: s.topic, callback: s.callback, version: snapshot.version })
       return

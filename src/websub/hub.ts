@@ -43,6 +43,13 @@ export interface HubOptions {
   log: Logger
   /** Host name resolution for the address guard (the system resolver unless a test brings its own). */
   resolve?: Resolve
+  /** Told of every delivery attempt and verification this node makes (the metrics). */
+  observer?: HubObserver
+}
+
+export interface HubObserver {
+  delivery(topic: string, ok: boolean): void
+  verification(ok: boolean): void
 }
 
 const PURGE_EVERY_MS = 60_000
@@ -82,7 +89,8 @@ export class Hub {
       log: o.log,
       version: () => o.current().version,
       maxPerHost: s.maxPerHost,
-      changed: () => (this.statsCache = undefined)
+      changed: () => (this.statsCache = undefined),
+      observe: (ok) => o.observer?.verification(ok)
     })
     this.distributor = new Distributor({
       store: o.store,
@@ -93,7 +101,8 @@ export class Hub {
       log: o.log,
       retryDelaysMs: s.retryDelaysMs,
       concurrency: s.concurrency,
-      queueTimeoutMs: s.queueTimeoutMs
+      queueTimeoutMs: s.queueTimeoutMs,
+      observe: (topic, ok) => o.observer?.delivery(topic, ok)
     })
   }
 

@@ -20,6 +20,8 @@ export interface VerifierOptions {
   maxPerHost: number
   /** Something about the subscriptions changed (a verification applied): the stats are stale. */
   changed(): void
+  /** A verification was made, with this outcome. */
+  observe(ok: boolean): void
 }
 
 /**
@@ -90,6 +92,7 @@ export class Verifier {
       await this.o.store.releaseIntent(this.o.claims.node, intent.id)
       return
     }
+    this.o.observe(result.ok)
     this.o.log.info({ mode, topic, callback, verified: result.ok, reason: result.reason }, 'websub verification of intent')
     if (result.ok) await this.apply(intent, verifiedAt)
     await this.o.store.finishIntent(intent, result.ok)

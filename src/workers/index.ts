@@ -5,6 +5,7 @@
  */
 import cluster, { type Worker } from 'node:cluster'
 import type { Logger } from 'pino'
+import { serveClusterMetrics } from '../metrics/index.js'
 
 /** A worker that dies this soon after it started is failing at start: replacements wait longer each time. */
 const QUICK_DEATH_MS = 5000
@@ -19,7 +20,8 @@ export function reportServing(port: number): void {
   if (cluster.isWorker) process.send?.({ type: 'serving', port })
 }
 
-export function superviseWorkers(count: number, log: Logger): void {
+/** Supervises the workers and, unless `metrics` is null, serves /metrics for all of them (summed). */
+export function superviseWorkers(count: number, metrics: { port: number; host: string } | null, log: Logger): void {
   const started = new Map<number, number>()
   const serving = new Set<number>()
   let quickDeaths = 0
@@ -62,4 +64,13 @@ export function superviseWorkers(count: number, log: Logger): void {
   process.on('SIGTERM', stop)
   process.on('SIGINT', stop)
   for (let i = 0; i < count; i++) fork()
+  if (metrics) {
+    serveClusterMetrics(metrics.port, metrics.host).then(
+      ({ port }) => log.info({ host: metrics.host, port }, 'metrics of every worker at /metrics'),
+      (err: unknown) => {
+        log.fatal({ err }, 'cannot serve /metrics')
+        stop('SIGTERM')
+      }
+    )
+  }
 }

@@ -1,11 +1,11 @@
 import pg from 'pg'
-import type { ImportBatch, ImportOutcome, PublishedData, Store, StoreDump, StoreOptions } from '../types.js'
+import type { ImportBatch, ImportOutcome, ImportRunOutcome, PublishedData, Store, StoreDump, StoreOptions } from '../types.js'
 import { dump, restore } from './dump.js'
 import { ChangeListener, DATA_CHANNEL, SESSION_CHANNEL } from './listener.js'
 import { migrate } from './migrations.js'
 import { bulkTimeoutMs, connectionConfig, type Settings } from './pool.js'
 import { applyImport, readPublished } from './published.js'
-import { firstSeen, PostgresRates } from './rates.js'
+import { firstSeen, importRuns, PostgresRates, recordImport } from './rates.js'
 import { PostgresSessions } from './sessions.js'
 import { PostgresSubscriptions } from './subscriptions.js'
 
@@ -93,6 +93,14 @@ export class PostgresStore implements Store {
   watch(listener: () => void): () => void {
     this.watchers.add(listener)
     return () => this.watchers.delete(listener)
+  }
+
+  recordImport(outcome: ImportRunOutcome): Promise<void> {
+    return recordImport(this.pool, outcome)
+  }
+
+  importRuns(): Promise<Partial<Record<ImportRunOutcome, number>>> {
+    return importRuns(this.pool)
   }
 
   firstSeen(key: string, now: Date): Promise<Date> {

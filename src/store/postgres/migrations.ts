@@ -107,6 +107,17 @@ const MIGRATIONS: Migration[] = [
         at bigint NOT NULL
       );
     `
+  },
+  {
+    id: 2,
+    name: 'import runs, counted for the metrics',
+    sql: `
+      CREATE TABLE import_runs (
+        outcome text PRIMARY KEY,
+        count bigint NOT NULL,
+        last_at bigint NOT NULL
+      );
+    `
   }
 ]
 

@@ -1,5 +1,5 @@
 import type pg from 'pg'
-import type { RateStore } from '../types.js'
+import type { ImportRunOutcome, RateStore } from '../types.js'
 
 /** How often a node clears windows that have ended (one row per client key would otherwise stay forever). */
 const SWEEP_EVERY_MS = 60_000
@@ -44,4 +44,16 @@ export async function firstSeen(pool: pg.Pool, key: string, now: Date): Promise<
     if (rows[0]) return new Date(rows[0].at)
     if (attempt === 3) throw new Error(`first_seen: no row for ${key}`)
   }
+}
+
+export async function recordImport(pool: pg.Pool, outcome: ImportRunOutcome): Promise<void> {
+  await pool.query(
+    'INSERT INTO import_runs AS r (outcome, count, last_at) VALUES ($1, 1, $2) ON CONFLICT (outcome) DO UPDATE SET count = r.count + 1, last_at = excluded.last_at',
+    [outcome, Date.now()]
+  )
+}
+
+export async function importRuns(pool: pg.Pool): Promise<Partial<Record<ImportRunOutcome, number>>> {
+  const { rows } = await pool.query<{ outcome: ImportRunOutcome; count: number }>('SELECT outcome, count FROM import_runs')
+  return Object.fromEntries(rows.map((r) => [r.outcome, Number(r.count)]))
 }

@@ -1,17 +1,6 @@
 import type pg from 'pg'
-import type {
-  Claim,
-  FailureOutcome,
-  HubCounter,
-  HubRemoval,
-  HubTotals,
-  Intent,
-  NewSubscription,
-  Subscription,
-  SubscriptionStore,
-  TopicCounters
-} from '../types.js'
-import { callbackHost, COUNTER_COLUMNS, toSubscription, type CounterColumn, type SubscriptionRow } from '../websub-rows.js'
+import type { Claim, FailureOutcome, HubTotals, Intent, NewSubscription, Subscription, SubscriptionStore } from '../types.js'
+import { callbackHost, hubTotals, toSubscription, TOPIC_STATES_SQL, type CounterColumn, type CounterRow, type SubscriptionRow, type TopicStateRow } from '../websub-rows.js'
 import { LOCK_CLASS, READ_SNAPSHOT, transaction, write, type Queryable } from './pool.js'
 
 
@@ -259,29 +248,12 @@ export class PostgresSubscriptions implements SubscriptionStore {
       this.pool,
       async (c) => {
         const since = (await c.query<{ created_at: number }>('SELECT created_at FROM store_meta WHERE id = 1')).rows[0]!.created_at
-        const active = await c.query<{ topic: string; n: number }>('SELECT topic, count(*) AS n FROM websub_subscriptions WHERE expires_at > $1 GROUP BY topic', [now])
-        const owed = await c.query<{ n: number }>('SELECT count(*) AS n FROM websub_subscriptions WHERE expires_at > $1 AND delivered_version < $2', [now, version])
+        const states = await c.query<TopicStateRow>(TOPIC_STATES_SQL('$1', '$2'), [version, now])
         const counters = await c.query<CounterRow>('SELECT * FROM websub_counters')
-        return {
-          since,
-          active: Object.fromEntries(active.rows.map((r) => [r.topic, r.n])),
-          owed: owed.rows[0]!.n,
-          counters: Object.fromEntries(counters.rows.map((r) => [r.topic, toCounters(r)]))
-        }
+        const pending = await c.query<{ n: number }>('SELECT count(*) AS n FROM websub_intents')
+        return hubTotals(since, states.rows, counters.rows, Number(pending.rows[0]!.n))
       },
       READ_SNAPSHOT
     )
-  }
-}
-
-type CounterRow = { topic: string; last_delivery_at: number | null; delivered_version: number | null } & Record<CounterColumn, number>
-
-function toCounters(r: CounterRow): TopicCounters {
-  const pick = <K extends string>(names: readonly K[], prefix = '') => Object.fromEntries(names.map((n) => [n, r[`${prefix}${n}` as CounterColumn]])) as Record<K, number>
-  return {
-    counts: pick<HubCounter>(COUNTER_COLUMNS.counts),
-    removals: pick<HubRemoval>(COUNTER_COLUMNS.removals, 'removed_'),
-    lastDeliveryAt: r.last_delivery_at,
-    deliveredVersion: r.delivered_version
   }
 }

@@ -3,7 +3,7 @@ import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import type { Business, StoredReview } from '../../domain/index.js'
 import { canonicalJson, planImport, type ExistingReview } from '../changes.js'
-import { NoBusinessError, type ImportBatch, type ImportOutcome, type PublishedData, type RateStore, type Store, type StoreDump, type StoreOptions } from '../types.js'
+import { NoBusinessError, type ImportBatch, type ImportRunOutcome, type ImportOutcome, type PublishedData, type RateStore, type Store, type StoreDump, type StoreOptions } from '../types.js'
 import { dumpSqlite, restoreSqlite } from './dump.js'
 import { migrate } from './migrations.js'
 import { SqliteSessions } from './sessions.js'
@@ -69,6 +69,17 @@ export class SqliteStore implements Store {
       clearInterval(timer)
       this.watchers.delete(timer)
     }
+  }
+
+  async recordImport(outcome: ImportRunOutcome): Promise<void> {
+    this.db
+      .prepare('INSERT INTO import_runs (outcome, count, last_at) VALUES (?, 1, ?) ON CONFLICT (outcome) DO UPDATE SET count = count + 1, last_at = excluded.last_at')
+      .run(outcome, Date.now())
+  }
+
+  async importRuns(): Promise<Partial<Record<ImportRunOutcome, number>>> {
+    const rows = this.db.prepare('SELECT outcome, count FROM import_runs').all() as { outcome: ImportRunOutcome; count: number }[]
+    return Object.fromEntries(rows.map((r) => [r.outcome, r.count]))
   }
 
   async firstSeen(key: string, now: Date): Promise<Date> {

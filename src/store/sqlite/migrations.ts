@@ -116,6 +116,17 @@ const MIGRATIONS: Migration[] = [
         count INTEGER NOT NULL
       ) WITHOUT ROWID;
     `
+  },
+  {
+    id: 4,
+    name: 'import runs, counted for the metrics',
+    sql: `
+      CREATE TABLE import_runs (
+        outcome TEXT PRIMARY KEY,
+        count INTEGER NOT NULL,
+        last_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `
   }
 ]
 

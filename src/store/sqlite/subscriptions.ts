@@ -1,17 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3'
-import type {
-  Claim,
-  FailureOutcome,
-  HubCounter,
-  HubRemoval,
-  HubTotals,
-  Intent,
-  NewSubscription,
-  Subscription,
-  SubscriptionStore,
-  TopicCounters
-} from '../types.js'
-import { byOutboxOrder, callbackHost, COUNTER_COLUMNS, toSubscription, type CounterColumn, type SubscriptionRow as Row } from '../websub-rows.js'
+import type { Claim, FailureOutcome, HubTotals, Intent, NewSubscription, Subscription, SubscriptionStore } from '../types.js'
+import { byOutboxOrder, callbackHost, hubTotals, toSubscription, TOPIC_STATES_SQL, type CounterColumn, type CounterRow, type SubscriptionRow as Row, type TopicStateRow } from '../websub-rows.js'
 
 
 const ACTIVE = 'expires_at > @now'
@@ -92,8 +81,8 @@ export class SqliteSubscriptions implements SubscriptionStore {
       releaseSubscriptions: db.prepare('UPDATE websub_subscriptions SET claimed_by = NULL, claim_until = NULL WHERE claimed_by = ?'),
       releaseIntents: db.prepare('UPDATE websub_intents SET claimed_by = NULL, claim_until = NULL WHERE claimed_by = ?'),
       purge: db.prepare('DELETE FROM websub_subscriptions WHERE expires_at <= ? RETURNING topic'),
-      byTopic: db.prepare(`SELECT topic, COUNT(*) AS n FROM websub_subscriptions WHERE ${ACTIVE} GROUP BY topic`),
-      owed: db.prepare(`SELECT COUNT(*) FROM websub_subscriptions WHERE ${OWED}`),
+      topicStates: db.prepare(TOPIC_STATES_SQL('@version', '@now')),
+      pendingIntents: db.prepare('SELECT COUNT(*) FROM websub_intents'),
       counters: db.prepare('SELECT * FROM websub_counters'),
       since: db.prepare('SELECT created_at FROM store_meta WHERE id = 1')
     }
@@ -208,16 +197,14 @@ export class SqliteSubscriptions implements SubscriptionStore {
   }
 
   async totals(version: number, now: number): Promise<HubTotals> {
-    return this.db.transaction(() => {
-      const active = this.stmt.byTopic!.all({ now }) as { topic: string; n: number }[]
-      const counters = this.stmt.counters!.all() as ({ topic: string } & Record<CounterColumn, number> & { last_delivery_at: number | null; delivered_version: number | null })[]
-      return {
-        since: this.stmt.since!.pluck().get() as number,
-        active: Object.fromEntries(active.map((r) => [r.topic, r.n])),
-        owed: this.stmt.owed!.pluck().get({ version, now }) as number,
-        counters: Object.fromEntries(counters.map((r) => [r.topic, topicCounters(r)]))
-      }
-    })()
+    return this.db.transaction(() =>
+      hubTotals(
+        this.stmt.since!.pluck().get() as number,
+        this.stmt.topicStates!.all({ version, now }) as TopicStateRow[],
+        this.stmt.counters!.all() as CounterRow[],
+        this.stmt.pendingIntents!.pluck().get() as number
+      )
+    )()
   }
 
   private removeCounted(topic: string, callback: string, column: CounterColumn): boolean {
@@ -231,15 +218,5 @@ export class SqliteSubscriptions implements SubscriptionStore {
     let stmt = this.bumps.get(column)
     if (!stmt) this.bumps.set(column, (stmt = this.db.prepare(`INSERT INTO websub_counters (topic, ${column}) VALUES (?, 1) ON CONFLICT (topic) DO UPDATE SET ${column} = ${column} + 1`)))
     stmt.run(topic)
-  }
-}
-
-function topicCounters(r: Record<CounterColumn, number> & { last_delivery_at: number | null; delivered_version: number | null }): TopicCounters {
-  const pick = <K extends string>(names: readonly K[], prefix = '') => Object.fromEntries(names.map((n) => [n, r[`${prefix}${n}` as CounterColumn]])) as Record<K, number>
-  return {
-    counts: pick<HubCounter>(COUNTER_COLUMNS.counts),
-    removals: pick<HubRemoval>(COUNTER_COLUMNS.removals, 'removed_'),
-    lastDeliveryAt: r.last_delivery_at,
-    deliveredVersion: r.delivered_version
   }
 }
