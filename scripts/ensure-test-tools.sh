@@ -3,7 +3,8 @@
 # a real feed consumer (python3-feedparser), openssl (the WebSub tests make their own CA), Chromium (the browser
 # tests drive it with playwright-core; playwright's own browser download cannot work here) and the PostgreSQL server
 # (scripts/postgres.mjs starts a throwaway cluster with its initdb and pg_ctl), and nginx (the multi-node test puts a
-# real load balancer in front of three nodes). Run by `npm test`, so one command tests a fresh machine.
+# real load balancer in front of three nodes) and Prometheus (a real server scrapes the service; promtool lints the
+# exposition). Run by `npm test`, so one command tests a fresh machine.
 set -euo pipefail
 need=()
 command -v jing >/dev/null || need+=(jing)
@@ -16,6 +17,7 @@ if ! { [ -x "$pg_bin/initdb" ] && [ -x "$pg_bin/pg_ctl" ]; } && ! ls /usr/lib/po
   need+=(postgresql)
 fi
 [ -x /usr/sbin/nginx ] || need+=(nginx)
+command -v promtool >/dev/null || need+=(prometheus)
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "installing test tools: ${need[*]}"
 sudo=""

@@ -45,7 +45,7 @@ const postgresFiles = files.filter((f) => POSTGRES_SUITES.includes(f.replace(/^\
 
 const tools = spawnSync('bash', ['scripts/ensure-test-tools.sh'], { stdio: 'inherit' })
 if (tools.status !== 0) {
-  console.error('could not install the system tools the tests need (jing, libxml2-utils, python3-feedparser, openssl, chromium, postgresql, nginx)')
+  console.error('could not install the system tools the tests need (jing, libxml2-utils, python3-feedparser, openssl, chromium, postgresql, nginx, prometheus)')
   process.exit(1)
 }
 
