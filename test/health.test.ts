@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { createPostgresDatabase } from './helpers/database.js'
-import { get, request } from './helpers/http.js'
+import { freePort, get, request } from './helpers/http.js'
 import { startServerProcess } from './helpers/processes.js'
 import { startTestService } from './helpers/service.js'
 import { waitFor } from './helpers/websub.js'
@@ -48,11 +48,7 @@ class Relay {
   ) {}
 
   static async onFreePort(target: { host: string; port: number }): Promise<Relay> {
-    const probe = createServer()
-    await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok))
-    const port = (probe.address() as { port: number }).port
-    await new Promise<void>((ok) => probe.close(() => ok()))
-    return new Relay(port, target)
+    return new Relay(await freePort(), target)
   }
 
   async open(): Promise<void> {

@@ -26,7 +26,7 @@ export function createInstruments(registry: Registry, cluster: ClusterReads) {
     websubSubscriptions: new Gauge({ name: 'websub_subscriptions', help: 'WebSub subscriptions (cluster-wide), by topic and state: active, owed (behind the current data version), retrying (backing off after a failure).', labelNames: ['topic', 'state'], registers: r, aggregator: 'first' }),
     websubOwed: new Gauge({ name: 'websub_owed_deliveries', help: 'Active subscriptions (cluster-wide) that have not yet received the current content.', registers: r, aggregator: 'first' }),
     websubPendingVerifications: new Gauge({ name: 'websub_pending_verifications', help: 'Subscribe and unsubscribe requests (cluster-wide) accepted and not yet verified.', registers: r, aggregator: 'first' }),
-    websubFanout: new Gauge({ name: 'websub_fanout_seconds', help: 'Seconds from the current data version\'s commit to its last acknowledged delivery (cluster-wide); absent until it has one and while deliveries of it are owed.', registers: r, aggregator: 'first' }),
+    websubFanout: new Gauge({ name: 'websub_fanout_seconds', help: 'Seconds from the current data version\'s commit to its last acknowledged delivery (cluster-wide); NaN while deliveries of it are owed or none was made.', registers: r, aggregator: 'first' }),
     websubDeliveries: new Counter({ name: 'websub_deliveries_total', help: 'Delivery attempts this node made, by topic and outcome (success: 2xx; failure: anything else).', labelNames: ['topic', 'outcome'], registers: r }),
     websubVerifications: new Counter({ name: 'websub_verifications_total', help: 'Verifications of intent this node made, by outcome (verified or failed).', labelNames: ['outcome'], registers: r }),
     mcpSessions: new Gauge({ name: 'mcp_sessions_open', help: 'Live MCP sessions (cluster-wide).', registers: r, aggregator: 'first' }),
@@ -90,9 +90,7 @@ function readAtScrape(i: Record<string, Counter | Gauge | Histogram>, cluster: C
   })
   set('websubFanout', async (g) => {
     const hub = await cluster.hub()
-    const gauge = g as Gauge
-    gauge.reset()
-    if (hub?.fanoutSeconds !== undefined) gauge.set(hub.fanoutSeconds)
+    if (hub) (g as Gauge).set(hub.fanoutSeconds ?? Number.NaN)
   })
   set('mcpSessions', async (g) => {
     const n = await cluster.sessionsOpen()

@@ -27,3 +27,13 @@ export function request(method: string, url: string, headers: Record<string, str
 }
 
 export const get = (url: string, headers: Record<string, string> = {}) => request('GET', url, headers)
+
+/** A TCP port that was free a moment ago on loopback (for a listener whose 0 means "off", like METRICS_PORT). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net')
+  const probe = createServer()
+  await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok))
+  const { port } = probe.address() as { port: number }
+  await new Promise<void>((ok) => probe.close(() => ok()))
+  return port
+}
