@@ -4,15 +4,18 @@
  *
  *   npm run bench:mcp                     # 3 rounds x 10 s per scenario
  *   BENCH_SECONDS=3 BENCH_ROUNDS=1 npm run bench:mcp
+ *   BENCH_STORE=postgres npm run bench:mcp    # sessions in PostgreSQL (a throwaway cluster, or TEST_POSTGRES_URL's)
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { benchPostgres } from './lib/postgres.js'
 import { cpuMs, startService, type Running } from './lib/processes.js'
 import { median, wrk, type WrkResult } from './lib/wrk.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const STORE = process.env.BENCH_STORE === 'postgres' ? 'postgres' : 'sqlite'
 const PROTOCOL = '2025-06-18'
 
 const QUERIES: Record<string, string | number>[] = [
@@ -70,7 +73,8 @@ function measure(server: Running, url: string, script?: string): Measured {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-mcp-'))
-  const server = await startService(`sqlite:${join(dir, 'bench.db')}`)
+  const pg = STORE === 'postgres' ? await benchPostgres() : undefined
+  const server = await startService(pg ? await pg.database('mcp') : `sqlite:${join(dir, 'bench.db')}`)
   try {
     const session = await openSession(server.url)
     const results = QUERIES.map((args) => ({ args, get: [] as Measured[], mcp: [] as Measured[] }))
@@ -87,12 +91,13 @@ async function main(): Promise<void> {
     report(results)
   } finally {
     await server.stop()
+    pg?.stop()
     rmSync(dir, { recursive: true, force: true })
   }
 }
 
 function report(results: { args: object; get: Measured[]; mcp: Measured[] }[]): void {
-  console.log(`\nMCP benchmark: wrk -t2 -c50, ${ROUNDS} round(s) x ${SECONDS}s, medians, identity bodies, one session, unique JSON-RPC ids`)
+  console.log(`\nMCP benchmark: wrk -t2 -c50, ${ROUNDS} round(s) x ${SECONDS}s, medians, identity bodies, one session, unique JSON-RPC ids, store ${STORE}`)
   console.log('search arguments                          | GET req/s (p99 ms) | tools/call req/s (p99 ms) | ratio | server CPU µs/req: GET / MCP')
   const rows = results.map(({ args, get, mcp }) => {
     const s = (m: Measured[]) => ({ rps: median(m.map((x) => x.rps)), p99: median(m.map((x) => x.p99ms)), cpu: median(m.map((x) => x.cpuUsPerRequest)), errors: m.reduce((n, x) => n + x.errors, 0) })
@@ -103,7 +108,7 @@ function report(results: { args: object; get: Measured[]; mcp: Measured[] }[]): 
     )
     return { args, get: g, mcp: m, ratio: m.rps / g.rps }
   })
-  console.log(JSON.stringify({ bench: 'mcp', seconds: SECONDS, rounds: ROUNDS, rows }))
+  console.log(JSON.stringify({ bench: 'mcp', store: STORE, seconds: SECONDS, rounds: ROUNDS, rows }))
 }
 
 main().catch((err: unknown) => {

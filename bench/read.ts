@@ -1,28 +1,62 @@
 /**
- * Read-path benchmark: the service versus a plain node:http server serving the same precomputed bytes, loaded in
- * the same run by wrk over loopback, in interleaved rounds. Prints req/s, p99 and the ratio (target >= 0.8).
+ * Read-path benchmark, everyone side by side in one run on this machine, loaded by wrk over loopback in interleaved
+ * rounds (the order rotates every round, so drift in the host's speed hits all alike):
+ *   - the service, one process, and the service with WORKERS=2 (node:cluster), both on the same SQLite file, so they
+ *     serve the same bytes and ETags;
+ *   - node:http answering with the captured bytes and headers (bench/baseline-server.mjs);
+ *   - nginx with 1 and with 2 worker processes serving the same captured bytes and headers as static files
+ *     (bench/lib/nginx.ts), for /reviews.json only (a search cannot be a file).
+ * Prints req/s, p99, server CPU per request and ratios against each baseline, then the targets of issue 12:
+ * /reviews.json gzip 200 with WORKERS=2 >= 1.0x nginx with 2 workers, and its 304 >= 0.8x nginx with 1 worker.
+ * A ratio is the median over rounds of the ratio within a round (the two were measured seconds apart).
  *
- *   npm run bench:read                    # 3 rounds x 10 s per scenario and server
- *   BENCH_SECONDS=3 BENCH_ROUNDS=1 npm run bench:read
+ *   npm run bench:read                                   # 3 rounds x 5 s per scenario and server, about 5 min
+ *   BENCH_SECONDS=10 BENCH_ROUNDS=5 npm run bench:read
+ *   BENCH_ONLY=targets npm run bench:read                # only the two /reviews.json scenarios
+ *   BENCH_NGINX_NOPUSH=on npm run bench:read             # nginx with tcp_nopush on (see bench/lib/nginx.ts)
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { cpuMs, startProcess, startService, type Running } from './lib/processes.js'
+import { startStaticNginx, type Captured } from './lib/nginx.js'
+import { startProcess, startService, treeCpuMs, type Running } from './lib/processes.js'
 import { median, wrk, type WrkResult } from './lib/wrk.js'
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const ONLY_TARGETS = process.env.BENCH_ONLY === 'targets'
+const NOPUSH = process.env.BENCH_NGINX_NOPUSH === 'on'
 const GZIP = { 'Accept-Encoding': 'gzip' }
 const SEARCH = '/api/reviews/search?min_rating=4&query=kind&limit=20'
+
+const SERVICE = 'service'
+const WORKERS2 = 'service WORKERS=2'
+const NODE_HTTP = 'node:http'
+const NGINX1 = 'nginx 1 worker'
+const NGINX2 = 'nginx 2 workers'
+const BASELINES = [NODE_HTTP, NGINX1, NGINX2]
 
 interface Scenario {
   name: string
   path: string
   headers: Record<string, string>
   script?: string
+  servers: string[]
 }
+
+interface Target {
+  scenario: string
+  server: string
+  baseline: string
+  atLeast: number
+}
+
+/** Issue 12's two read targets. */
+const TARGETS: Target[] = [
+  { scenario: '/reviews.json gzip 200', server: WORKERS2, baseline: NGINX2, atLeast: 1.0 },
+  { scenario: '/reviews.json 304', server: WORKERS2, baseline: NGINX1, atLeast: 0.8 }
+]
 
 /** Cache-defeating search: a different since/limit pair on almost every request. */
 const UNCACHED_SEARCH = `
@@ -32,7 +66,13 @@ request = function()
   return wrk.format("GET", "/api/reviews/search?since=" .. d .. "&limit=" .. math.random(10, 30))
 end`
 
-function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: Record<string, string>; body: Buffer }> {
+interface Raw {
+  status: number
+  headers: Record<string, string>
+  body: Buffer
+}
+
+function rawGet(url: string, headers: Record<string, string>): Promise<Raw> {
   return new Promise((resolve, reject) => {
     request(url, { headers }, (res) => {
       const chunks: Buffer[] = []
@@ -40,7 +80,7 @@ function rawGet(url: string, headers: Record<string, string>): Promise<{ headers
       res.on('end', () => {
         const h: Record<string, string> = {}
         for (const [k, v] of Object.entries(res.headers)) if (!['date', 'connection', 'keep-alive'].includes(k)) h[k] = String(v)
-        resolve({ headers: h, body: Buffer.concat(chunks) })
+        resolve({ status: res.statusCode!, headers: h, body: Buffer.concat(chunks) })
       })
     })
       .on('error', reject)
@@ -48,77 +88,154 @@ function rawGet(url: string, headers: Record<string, string>): Promise<{ headers
   })
 }
 
-async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-read-'))
-  const ours = await startService(`sqlite:${join(dir, 'bench.db')}`)
-  try {
-    // Capture the exact bytes and headers the service sends, for the baseline to replay.
-    const captured = []
-    for (const [path, key] of [['/reviews.json', '/reviews.json'], [SEARCH, '/api/reviews/search'], ['/', '/']] as const) {
-      for (const [enc, headers] of [['identity', {}], ['gzip', GZIP]] as const) {
-        const r = await rawGet(`${ours.url}${path}`, headers)
-        captured.push({ key: `${key}|${enc}`, headers: r.headers, body: r.body.toString('base64') })
-      }
-    }
-    const file = join(dir, 'baseline.json')
-    writeFileSync(file, JSON.stringify(captured))
-    const baseline = await startProcess(['bench/baseline-server.mjs', file])
-    const gzipEtag = captured.find((c) => c.key === '/reviews.json|gzip')!.headers.etag!
-    const scenarios: Scenario[] = [
-      { name: '/reviews.json gzip 200', path: '/reviews.json', headers: GZIP },
-      { name: '/reviews.json 304', path: '/reviews.json', headers: { ...GZIP, 'If-None-Match': gzipEtag } },
-      { name: 'search (repeated query) gzip 200', path: SEARCH, headers: GZIP },
-      { name: 'search (new query each time) gzip 200', path: '/api/reviews/search', headers: GZIP, script: UNCACHED_SEARCH },
-      { name: '/ (front page, HTML) gzip 200', path: '/', headers: GZIP }
-    ]
-    const results = new Map<string, { ours: Measured[]; base: Measured[] }>()
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const s of scenarios) {
-        const entry = results.get(s.name) ?? { ours: [], base: [] }
-        results.set(s.name, entry)
-        const run = (server: Running): Measured => {
-          const cpuBefore = cpuMs(server.child.pid!)
-          const r = wrk(`${server.url}${s.path}`, { seconds: SECONDS, headers: s.headers, script: s.script })
-          return { ...r, cpuUsPerRequest: ((cpuMs(server.child.pid!) - cpuBefore) * 1000) / r.requests }
-        }
-        // Alternate who goes first, so drift in machine speed hits both alike.
-        if (round % 2 === 0) {
-          entry.base.push(run(baseline))
-          entry.ours.push(run(ours))
-        } else {
-          entry.ours.push(run(ours))
-          entry.base.push(run(baseline))
-        }
-      }
-    }
-    await baseline.stop()
-    report(results, captured.find((c) => c.key === '/reviews.json|gzip')!.body.length)
-  } finally {
-    await ours.stop()
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
-
 interface Measured extends WrkResult {
   cpuUsPerRequest: number
 }
 
-function report(results: Map<string, { ours: Measured[]; base: Measured[] }>, gzipBase64Length: number): void {
-  console.log(`\nread benchmark: wrk -t2 -c50, ${ROUNDS} round(s) x ${SECONDS}s, medians; gzip /reviews.json = ${Math.round((gzipBase64Length * 3) / 4 / 1024)} KB`)
-  console.log('scenario                                   | service req/s (p99 ms) | node:http req/s (p99 ms) | ratio | server CPU µs/req: service / node:http')
-  console.log('-------------------------------------------|------------------------|--------------------------|-------|---------------------------------------')
-  const rows = []
-  for (const [name, r] of results) {
-    const summary = (m: Measured[]) => ({ rps: median(m.map((x) => x.rps)), p99: median(m.map((x) => x.p99ms)), cpu: median(m.map((x) => x.cpuUsPerRequest)) })
-    const o = summary(r.ours)
-    const b = summary(r.base)
-    const errors = [...r.ours, ...r.base].reduce((n, x) => n + x.errors, 0)
-    rows.push({ name, ours: o, baseline: b, ratio: o.rps / b.rps, errors })
-    console.log(
-      `${name.padEnd(43)}| ${`${Math.round(o.rps)} (${o.p99.toFixed(2)})`.padEnd(23)}| ${`${Math.round(b.rps)} (${b.p99.toFixed(2)})`.padEnd(25)}| ${(o.rps / b.rps).toFixed(2).padEnd(6)}| ${o.cpu.toFixed(0)} / ${b.cpu.toFixed(0)}${errors ? `  (${errors} errors!)` : ''}`
-    )
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-read-'))
+  const database = `sqlite:${join(dir, 'bench.db')}`
+  const servers = new Map<string, Running>()
+  try {
+    // The single process seeds the demo data; the two workers then open the same file and serve the same bytes.
+    servers.set(SERVICE, await startService(database))
+    servers.set(WORKERS2, await startService(database, { WORKERS: '2' }))
+    const captured = await capture(servers.get(SERVICE)!.url)
+    const file = join(dir, 'baseline.json')
+    writeFileSync(file, JSON.stringify(captured))
+    servers.set(NODE_HTTP, await startProcess(['bench/baseline-server.mjs', file]))
+    servers.set(NGINX1, await startStaticNginx(captured, { workers: 1, nopush: NOPUSH }))
+    servers.set(NGINX2, await startStaticNginx(captured, { workers: 2, nopush: NOPUSH }))
+    const gzipEtag = captured.find((c) => c.key === '/reviews.json|gzip')!.headers.etag!
+    const notes = await checkSameAnswers(servers, gzipEtag)
+
+    const everyone = [SERVICE, WORKERS2, NODE_HTTP, NGINX1, NGINX2]
+    const nodes = [SERVICE, WORKERS2, NODE_HTTP]
+    const scenarios: Scenario[] = [
+      { name: '/reviews.json gzip 200', path: '/reviews.json', headers: GZIP, servers: everyone },
+      { name: '/reviews.json 304', path: '/reviews.json', headers: { ...GZIP, 'If-None-Match': gzipEtag }, servers: everyone },
+      { name: 'search (repeated query) gzip 200', path: SEARCH, headers: GZIP, servers: nodes },
+      { name: 'search (new query each time) gzip 200', path: '/api/reviews/search', headers: GZIP, script: UNCACHED_SEARCH, servers: [SERVICE, WORKERS2] },
+      { name: '/ (front page, HTML) gzip 200', path: '/', headers: GZIP, servers: nodes }
+    ].filter((s) => !ONLY_TARGETS || TARGETS.some((t) => t.scenario === s.name))
+
+    const run = (s: Scenario, name: string, seconds: number): Measured => {
+      const server = servers.get(name)!
+      const cpuBefore = treeCpuMs(server.child.pid!)
+      const r = wrk(`${server.url}${s.path}`, { seconds, headers: s.headers, script: s.script })
+      return { ...r, cpuUsPerRequest: ((treeCpuMs(server.child.pid!) - cpuBefore) * 1000) / r.requests }
+    }
+    // One second each first, so that no server's first round includes its JIT warming up.
+    for (const s of scenarios) for (const name of s.servers) run(s, name, 1)
+    const results = new Map(scenarios.map((s) => [s.name, new Map(s.servers.map((n) => [n, [] as Measured[]]))]))
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const s of scenarios) {
+        for (const name of rotate(s.servers, round)) results.get(s.name)!.get(name)!.push(run(s, name, SECONDS))
+      }
+    }
+    report(results, captured.find((c) => c.key === '/reviews.json|gzip')!.body.length, notes)
+  } finally {
+    for (const server of servers.values()) await server.stop()
+    rmSync(dir, { recursive: true, force: true })
   }
-  console.log(JSON.stringify({ bench: 'read', seconds: SECONDS, rounds: ROUNDS, rows }))
+}
+
+/** The exact bytes and headers the service sends, for the baselines to replay. */
+async function capture(url: string): Promise<Captured[]> {
+  const captured: Captured[] = []
+  for (const [path, key] of [['/reviews.json', '/reviews.json'], [SEARCH, '/api/reviews/search'], ['/', '/']] as const) {
+    for (const [enc, headers] of [['identity', {}], ['gzip', GZIP]] as const) {
+      const r = await rawGet(`${url}${path}`, headers)
+      captured.push({ key: `${key}|${enc}`, headers: r.headers, body: r.body.toString('base64') })
+    }
+  }
+  return captured
+}
+
+/** Headers a server adds of its own accord; every other header must be the service's. */
+const SERVER_OWN = new Set(['server', 'accept-ranges'])
+
+/**
+ * Every server must send the same /reviews.json bytes (identity and gzip) with the same representation headers, and
+ * 304 for the gzip ETag, or the comparison means nothing. Returns what differs in other headers, for the report.
+ */
+async function checkSameAnswers(servers: Map<string, Running>, gzipEtag: string): Promise<string[]> {
+  const notes: string[] = []
+  for (const headers of [{}, GZIP]) {
+    const reference = await rawGet(`${servers.get(SERVICE)!.url}/reviews.json`, headers)
+    for (const [name, server] of servers) {
+      const r = await rawGet(`${server.url}/reviews.json`, headers)
+      if (!r.body.equals(reference.body)) throw new Error(`${name} sends other bytes for /reviews.json (${JSON.stringify(headers)})`)
+      for (const k of new Set([...Object.keys(r.headers), ...Object.keys(reference.headers)])) {
+        if (r.headers[k] === reference.headers[k]) continue
+        if (!SERVER_OWN.has(k)) throw new Error(`${name}: ${k} is ${r.headers[k]}, the service sends ${reference.headers[k]}`)
+        notes.push(`${name} adds ${k}: ${r.headers[k]}`)
+      }
+    }
+  }
+  for (const [name, server] of servers) {
+    const r = await rawGet(`${server.url}/reviews.json`, { ...GZIP, 'If-None-Match': gzipEtag })
+    if (r.status !== 304) throw new Error(`${name} answers ${r.status}, not 304, to If-None-Match: ${gzipEtag}`)
+  }
+  return [...new Set(notes)]
+}
+
+/** The list starting at a different place each round. */
+const rotate = <T>(xs: T[], by: number): T[] => xs.map((_, i) => xs[(i + by) % xs.length]!)
+
+interface Summary {
+  rps: number
+  p99: number
+  cpu: number
+  errors: number
+  /** Per baseline: the median over rounds of this server's req/s over the baseline's in the same round. */
+  ratios: Record<string, number>
+}
+
+function summarize(runs: Map<string, Measured[]>): Map<string, Summary> {
+  const out = new Map<string, Summary>()
+  for (const [name, m] of runs) {
+    const ratios: Record<string, number> = {}
+    for (const b of BASELINES) {
+      const base = runs.get(b)
+      if (base && b !== name) ratios[b] = median(m.map((x, round) => x.rps / base[round]!.rps))
+    }
+    out.set(name, {
+      rps: median(m.map((x) => x.rps)),
+      p99: median(m.map((x) => x.p99ms)),
+      cpu: median(m.map((x) => x.cpuUsPerRequest)),
+      errors: m.reduce((n, x) => n + x.errors, 0),
+      ratios
+    })
+  }
+  return out
+}
+
+function report(results: Map<string, Map<string, Measured[]>>, gzipBase64Length: number, notes: string[]): void {
+  const kb = Math.round((gzipBase64Length * 3) / 4 / 1024)
+  console.log(`\nread benchmark: wrk -t2 -c50, ${ROUNDS} round(s) x ${SECONDS}s, medians; gzip /reviews.json = ${kb} KB; nginx: sendfile on, tcp_nopush ${NOPUSH ? 'on' : 'off'}, open_file_cache, access_log off`)
+  const cell = (s: string, w: number) => s.padEnd(w)
+  const summaries = new Map<string, Map<string, Summary>>()
+  for (const [scenario, runs] of results) {
+    const summary = summarize(runs)
+    summaries.set(scenario, summary)
+    console.log(`\n${scenario}`)
+    console.log(`  ${cell('server', 19)}| ${cell('req/s', 8)}| ${cell('p99 ms', 7)}| ${cell('CPU µs/req', 11)}| ${BASELINES.map((b) => cell(`x ${b}`, 18)).join('| ')}`)
+    for (const [name, s] of summary) {
+      const ratios = BASELINES.map((b) => cell(s.ratios[b] === undefined ? '' : s.ratios[b]!.toFixed(2), 18)).join('| ')
+      console.log(`  ${cell(name, 19)}| ${cell(String(Math.round(s.rps)), 8)}| ${cell(s.p99.toFixed(2), 7)}| ${cell(s.cpu.toFixed(1), 11)}| ${ratios}${s.errors ? `  (${s.errors} errors!)` : ''}`)
+    }
+  }
+  console.log('')
+  const targets = TARGETS.filter((t) => summaries.has(t.scenario)).map((t) => {
+    const ratio = summaries.get(t.scenario)!.get(t.server)!.ratios[t.baseline]!
+    const pass = ratio >= t.atLeast
+    console.log(`target: ${t.scenario}, ${t.server} >= ${t.atLeast.toFixed(1)}x ${t.baseline}: ${ratio.toFixed(2)}x  ${pass ? 'PASS' : 'FAIL'}`)
+    return { ...t, ratio, pass }
+  })
+  for (const note of notes) console.log(`note: ${note}`)
+  const rows = [...summaries].map(([scenario, s]) => ({ scenario, servers: Object.fromEntries(s) }))
+  console.log(JSON.stringify({ bench: 'read', seconds: SECONDS, rounds: ROUNDS, nginxNopush: NOPUSH, rows, targets }))
 }
 
 main().catch((err: unknown) => {

@@ -1,11 +1,19 @@
 /**
  * WebSub fan-out benchmark: one change of the reviews fanned out to 1,000 and 10,000 HTTPS subscribers on loopback
- * (a subscriber process with a test CA; every subscriber is a callback path on it). Prints deliveries/s, the time
- * from the import to the last delivery, and the hub's peak memory during the fan-out, next to a baseline measured in
- * the same run: the same bytes POSTed to the same callbacks by a bare undici client with the same concurrency and
- * connections, without the hub. Aim: >= 5,000 deliveries/s.
+ * (a subscriber process with a test CA; every subscriber is a callback path on it, counted per callback so a
+ * duplicate shows), by 1, 2 and 3 nodes as separate processes on one PostgreSQL database (a throwaway cluster, or the
+ * one at TEST_POSTGRES_URL), and by one node on SQLite as an extra row. Prints deliveries/s, the time from the
+ * import's commit to the first and to the last delivery, duplicates, how the deliveries split over the nodes and each
+ * node's peak memory, next to a baseline measured right after each fan-out: the same bytes POSTed to the same
+ * callbacks by a bare undici client with as many connections as the nodes have together, without the hub.
  *
- *   npm run bench:websub                 BENCH_SUBSCRIBERS=1000,10000 (default) BENCH_TOPIC=/feed.xml (default)
+ * All subscribers are on one host, so a node sends over at most WEBSUB_CONNECTIONS_PER_HOST connections (default 8)
+ * however high WEBSUB_CONCURRENCY is: the runs are repeated with it raised (BENCH_CONNECTIONS_PER_HOST).
+ * Subscriptions are made through the hub (POST, verification of intent, for real) once per store and count; every
+ * fan-out after that is one more import that all of them are owed.
+ *
+ *   npm run bench:websub
+ *   BENCH_SUBSCRIBERS=1000 BENCH_NODES=1,3 BENCH_CONNECTIONS_PER_HOST=8 BENCH_SQLITE=false npm run bench:websub
  */
 import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -15,20 +23,181 @@ import { Agent, request } from 'undici'
 import { importFile } from '../src/ingest/index.js'
 import { openStore } from '../src/store/index.js'
 import { makeTestPki } from '../test/helpers/websub.js'
-import { startProcess, startService, type Running } from './lib/processes.js'
+import { benchPostgres } from './lib/postgres.js'
+import { startProcess, startService, treeCpuMs, type Started } from './lib/processes.js'
 
-const COUNTS = (process.env.BENCH_SUBSCRIBERS ?? '1000,10000').split(',').map(Number)
+const list = (v: string) => v.split(',').map(Number)
+const COUNTS = list(process.env.BENCH_SUBSCRIBERS ?? '1000,10000')
+const NODES = list(process.env.BENCH_NODES ?? '1,2,3')
+const PER_HOST = list(process.env.BENCH_CONNECTIONS_PER_HOST ?? '8,64')
+const SQLITE = process.env.BENCH_SQLITE !== 'false'
 const TOPIC_PATH = process.env.BENCH_TOPIC ?? '/feed.xml'
+/** WEBSUB_CONCURRENCY's default; raised with the per-host connections, which may not exceed it. */
 const CONCURRENCY = 64
-const CONNECTIONS = 8
 const BASE = 'https://reviews.bench'
 
 interface SubscriberStats {
   verifications: number
   deliveries: number
+  /** Distinct callbacks delivered to. */
+  callbacks: number
   bytes: number
   first: number | null
   last: number | null
+}
+
+interface Setup {
+  store: 'postgres' | 'sqlite'
+  databaseUrl: string
+  n: number
+}
+
+interface Row {
+  store: string
+  subscribers: number
+  nodes: number
+  perHost: number
+  perSecond: number
+  firstAfterMs: number
+  toLastMs: number
+  duplicates: number
+  /** Acknowledged deliveries per node, from their logs. */
+  split: number[]
+  peakRssMb: number
+  /** CPU of all nodes together per delivery. */
+  cpuUsPerDelivery: number
+  bytesPerDelivery: number
+  baselinePerSecond: number
+}
+
+class Bench {
+  readonly rows: Row[] = []
+  private runs = 0
+
+  constructor(
+    private readonly dir: string,
+    private readonly caFile: string,
+    private readonly subUrl: string,
+    private readonly client: Agent
+  ) {}
+
+  /** Subscribes `n` callbacks through one node's hub and waits until every one is verified and active. */
+  async subscribe(setup: Setup): Promise<number> {
+    const [node] = await this.startNodes(setup, 1, 8)
+    try {
+      const started = performance.now()
+      const before = await this.stats()
+      const callbacks = Array.from({ length: setup.n }, (_, i) => `${this.subUrl}/cb/${setup.store}/${setup.n}/${i}`)
+      await inParallel(callbacks, 50, async (cb) => {
+        const body = new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.topic': `${BASE}${TOPIC_PATH}`, 'hub.callback': cb }).toString()
+        const res = await request(`${node!.url}/api/websub/hub`, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+        await res.body.dump()
+        if (res.statusCode !== 202) throw new Error(`subscribe answered ${res.statusCode}`)
+      })
+      await until(async () => (await this.stats()).verifications >= before.verifications + setup.n, 300_000)
+      await until(async () => (await hubStats(node!.url)).active === setup.n, 60_000)
+      return performance.now() - started
+    } finally {
+      await node!.stop()
+    }
+  }
+
+  /** One import, fanned out by `nodes` nodes; then the baseline with as many connections. */
+  async fanOut(setup: Setup, nodes: number, perHost: number): Promise<Row> {
+    const running = await this.startNodes(setup, nodes, perHost)
+    try {
+      const acknowledged = running.map(() => 0)
+      running.forEach((node, i) =>
+        node.onLog((e) => {
+          if (e.msg === 'websub delivery acknowledged') acknowledged[i]!++
+        })
+      )
+      await get(`${this.subUrl}/__reset`, this.client)
+      for (const node of running) writeFileSync(`/proc/${node.child.pid}/clear_refs`, '5') // resets VmHWM (peak RSS)
+      const cpuBefore = running.reduce((sum, node) => sum + treeCpuMs(node.child.pid!), 0)
+      const importedAt = await this.publish(setup.databaseUrl)
+      await until(async () => (await this.stats()).deliveries >= setup.n, 300_000)
+      // Everything acknowledged is recorded (and so not owed) before the nodes stop: then no duplicate can be pending.
+      await until(async () => (await hubStats(running[0]!.url)).owed === 0, 60_000)
+      const cpu = running.reduce((sum, node) => sum + treeCpuMs(node.child.pid!), 0) - cpuBefore
+      const fanned = await this.stats()
+      const peakRssMb = Math.max(...running.map((node) => Number(readFileSync(`/proc/${node.child.pid}/status`, 'utf8').match(/VmHWM:\s+(\d+)/)![1]) / 1024))
+      if (fanned.callbacks !== setup.n) throw new Error(`${setup.n} subscribers, ${fanned.callbacks} served`)
+      const body = Buffer.from(await (await fetch(`${running[0]!.url}${TOPIC_PATH}`)).arrayBuffer())
+      const baselinePerSecond = await this.baseline(setup, body, nodes * perHost)
+      const row: Row = {
+        store: setup.store,
+        subscribers: setup.n,
+        nodes,
+        perHost,
+        perSecond: setup.n / ((fanned.last! - fanned.first!) / 1000),
+        firstAfterMs: Math.round(fanned.first! - importedAt),
+        toLastMs: Math.round(fanned.last! - importedAt),
+        duplicates: fanned.deliveries - fanned.callbacks,
+        split: acknowledged,
+        peakRssMb: Math.round(peakRssMb),
+        cpuUsPerDelivery: Math.round((cpu * 1000) / fanned.deliveries),
+        bytesPerDelivery: Math.round(fanned.bytes / fanned.deliveries),
+        baselinePerSecond
+      }
+      this.rows.push(row)
+      console.error(`  ${describeRow(row)}`)
+      return row
+    } finally {
+      await Promise.all(running.map((node) => node.stop()))
+    }
+  }
+
+  /** The same bytes to the same callbacks by a bare undici client: `connections` connections, as many in flight. */
+  private async baseline(setup: Setup, body: Buffer, connections: number): Promise<number> {
+    const client = new Agent({ connections, connect: { ca: [...rootCertificates, readFileSync(this.caFile, 'utf8')] } })
+    try {
+      await get(`${this.subUrl}/__reset`, this.client)
+      const callbacks = Array.from({ length: setup.n }, (_, i) => `${this.subUrl}/cb/${setup.store}/${setup.n}/${i}`)
+      await inParallel(callbacks, connections, async (cb) => {
+        const res = await request(cb, { dispatcher: client, method: 'POST', body, headers: { 'content-type': 'application/atom+xml' } })
+        await res.body.dump()
+      })
+      const base = await this.stats()
+      return setup.n / ((base.last! - base.first!) / 1000)
+    } finally {
+      await client.close()
+    }
+  }
+
+  /** `nodes` serve processes on the store, started together (the first one migrates and seeds; the others wait for it). */
+  private startNodes(setup: Setup, nodes: number, perHost: number): Promise<Started[]> {
+    const env = {
+      BASE_URL: BASE,
+      // info, as in production: every delivery attempt is logged.
+      LOG_LEVEL: 'info',
+      WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
+      WEBSUB_EXTRA_CA_FILE: this.caFile,
+      WEBSUB_MAX_PER_HOST: String(Math.max(...COUNTS) + 1),
+      WEBSUB_RATE_PER_MIN: String(Math.max(...COUNTS) * 10),
+      WEBSUB_CONCURRENCY: String(Math.max(CONCURRENCY, perHost)),
+      WEBSUB_CONNECTIONS_PER_HOST: String(perHost)
+    }
+    return Promise.all(Array.from({ length: nodes }, () => startService(setup.databaseUrl, env)))
+  }
+
+  /** A change of the reviews, imported through the store as the CLI does; returns when it committed. */
+  private async publish(databaseUrl: string): Promise<number> {
+    const id = `bench-${++this.runs}`
+    const file = join(this.dir, `${id}.json`)
+    writeFileSync(file, JSON.stringify({ reviews: [{ id, author: 'Bench', rating: 5, date: '2026-11-20', text: 'Kind and clear.', source: 'bench', verified: true }] }))
+    const store = await openStore(databaseUrl)
+    try {
+      await importFile(store, file, { replace: false })
+      return performance.timeOrigin + performance.now()
+    } finally {
+      await store.close()
+    }
+  }
+
+  private async stats(): Promise<SubscriberStats> {
+    return JSON.parse(await get(`${this.subUrl}/__stats`, this.client)) as SubscriberStats
+  }
 }
 
 async function main(): Promise<void> {
@@ -37,98 +206,54 @@ async function main(): Promise<void> {
   writeFileSync(join(dir, 'key.pem'), pki.key)
   writeFileSync(join(dir, 'cert.pem'), pki.cert)
   const subscriber = await startProcess(['bench/lib/subscriber.mjs', join(dir, 'key.pem'), join(dir, 'cert.pem')])
-  const subUrl = subscriber.url.replace('http:', 'https:')
-  const client = new Agent({ connections: CONNECTIONS, connect: { ca: [...rootCertificates, readFileSync(pki.caFile, 'utf8')] } })
-  const rows = []
+  const client = new Agent({ connections: 8, connect: { ca: [...rootCertificates, readFileSync(pki.caFile, 'utf8')] } })
+  const bench = new Bench(dir, pki.caFile, subscriber.url.replace('http:', 'https:'), client)
+  const pg = await benchPostgres()
+  const subscribing: string[] = []
   try {
     for (const n of COUNTS) {
-      const databaseUrl = `sqlite:${join(dir, `hub-${n}.db`)}`
-      const hub = await startService(databaseUrl, {
-        BASE_URL: BASE,
-        // info, as in production: every delivery attempt is logged.
-        LOG_LEVEL: 'info',
-        WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
-        WEBSUB_EXTRA_CA_FILE: pki.caFile,
-        WEBSUB_MAX_PER_HOST: String(n + 1),
-        WEBSUB_RATE_PER_MIN: String(n * 10),
-        WEBSUB_CONCURRENCY: String(CONCURRENCY)
-      })
-      try {
-        rows.push(await round(n, hub, databaseUrl, subUrl, client, dir))
-      } finally {
-        await hub.stop()
-      }
+      const setup: Setup = { store: 'postgres', databaseUrl: await pg.database(`websub_${n}`), n }
+      subscribing.push(`${n} on PostgreSQL: ${((await bench.subscribe(setup)) / 1000).toFixed(1)} s`)
+      for (const perHost of PER_HOST) for (const nodes of NODES) await bench.fanOut(setup, nodes, perHost)
+      if (!SQLITE) continue
+      const sqlite: Setup = { store: 'sqlite', databaseUrl: `sqlite:${join(dir, `hub-${n}.db`)}`, n }
+      subscribing.push(`${n} on SQLite: ${((await bench.subscribe(sqlite)) / 1000).toFixed(1)} s`)
+      for (const perHost of PER_HOST) await bench.fanOut(sqlite, 1, perHost)
     }
   } finally {
     await client.close()
     await subscriber.stop()
+    pg.stop()
     rmSync(dir, { recursive: true, force: true })
   }
-  console.log(`\nWebSub fan-out: one change of ${TOPIC_PATH} to N HTTPS subscribers on loopback; concurrency ${CONCURRENCY}, ${CONNECTIONS} connections per host`)
-  console.log('subscribers | hub deliveries/s | import -> first / last delivery | hub peak RSS | baseline (bare undici) deliveries/s | ratio')
-  for (const r of rows) {
-    console.log(
-      `${String(r.subscribers).padEnd(12)}| ${String(Math.round(r.perSecond)).padEnd(17)}| ${`${r.firstAfterMs} / ${r.toLastMs} ms`.padEnd(32)}| ${`${r.peakRssMb} MB`.padEnd(13)}| ${String(Math.round(r.baselinePerSecond)).padEnd(35)}| ${(r.perSecond / r.baselinePerSecond).toFixed(2)}`
-    )
-  }
+  report(bench.rows, subscribing)
+}
+
+function describeRow(r: Row): string {
+  const cell = (s: string | number, w: number) => String(s).padEnd(w)
+  return [
+    cell(r.store, 9),
+    cell(r.subscribers, 7),
+    cell(r.nodes, 6),
+    cell(r.perHost, 10),
+    cell(Math.round(r.perSecond), 13),
+    cell(`${r.firstAfterMs} / ${r.toLastMs}`, 17),
+    cell(r.duplicates, 5),
+    cell(r.split.join(' / '), 21),
+    cell(r.peakRssMb, 9),
+    cell(r.cpuUsPerDelivery, 10),
+    cell(Math.round(r.baselinePerSecond), 13),
+    (r.perSecond / r.baselinePerSecond).toFixed(2)
+  ].join('| ')
+}
+
+function report(rows: Row[], subscribing: string[]): void {
+  console.log(`\nWebSub fan-out: one change of ${TOPIC_PATH} (${rows[0]?.bytesPerDelivery ?? 0} bytes) to N HTTPS subscribers on one loopback host; WEBSUB_CONCURRENCY max(${CONCURRENCY}, conns/host); times from the import's commit`)
+  console.log(`subscribed through the hub (POST + verification): ${subscribing.join('; ')}`)
+  console.log('store    | subs   | nodes| conns/host| deliveries/s| first / last ms | dups| acked per node      | peak RSS | CPU µs/del| baseline /s  | ratio')
+  for (const r of rows) console.log(describeRow(r))
+  console.log('(conns/host is per node; the baseline uses nodes x conns/host connections; peak RSS is the largest node\'s, in MB; CPU is all nodes\' together per delivery)')
   console.log(JSON.stringify({ bench: 'websub', topic: TOPIC_PATH, rows }))
-}
-
-async function round(n: number, hub: Running, databaseUrl: string, subUrl: string, client: Agent, dir: string) {
-  const callbacks = Array.from({ length: n }, (_, i) => `${subUrl}/cb/${n}/${i}`)
-  const before = await stats(subUrl, client)
-  await inParallel(callbacks, 50, async (cb) => {
-    const body = new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.topic': `${BASE}${TOPIC_PATH}`, 'hub.callback': cb }).toString()
-    const res = await request(`${hub.url}/api/websub/hub`, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } })
-    await res.body.dump()
-    if (res.statusCode !== 202) throw new Error(`subscribe answered ${res.statusCode}`)
-  })
-  await until(async () => (await stats(subUrl, client)).verifications >= before.verifications + n, 120_000)
-  await until(async () => (await hubActive(hub.url)) === n, 30_000)
-  await get(`${subUrl}/__reset`, client)
-  const body = Buffer.from(await (await fetch(`${hub.url}${TOPIC_PATH}`)).arrayBuffer())
-
-  // Peak RSS of the hub from here on (writing 5 to clear_refs resets VmHWM).
-  writeFileSync(`/proc/${hub.child.pid}/clear_refs`, '5')
-  const importedAt = await publish(databaseUrl, dir, n)
-  await until(async () => (await stats(subUrl, client)).deliveries >= n, 300_000)
-  const fanned = await stats(subUrl, client)
-  const peakRssMb = Math.round(Number(readFileSync(`/proc/${hub.child.pid}/status`, 'utf8').match(/VmHWM:\s+(\d+)/)![1]) / 1024)
-  if (fanned.deliveries !== n) throw new Error(`expected ${n} deliveries, got ${fanned.deliveries}`)
-
-  // Baseline: the same bytes to the same callbacks, no hub.
-  await get(`${subUrl}/__reset`, client)
-  await inParallel(callbacks, CONCURRENCY, async (cb) => {
-    const res = await request(cb, { dispatcher: client, method: 'POST', body, headers: { 'content-type': 'application/atom+xml' } })
-    await res.body.dump()
-  })
-  const base = await stats(subUrl, client)
-  return {
-    subscribers: n,
-    // Throughput from the first acknowledged delivery to the last, for the hub and the baseline alike.
-    perSecond: n / ((fanned.last! - fanned.first!) / 1000),
-    toLastMs: Math.round(fanned.last! - importedAt),
-    firstAfterMs: Math.round(fanned.first! - importedAt),
-    peakRssMb,
-    bytesPerDelivery: Math.round(fanned.bytes / n),
-    baselinePerSecond: n / ((base.last! - base.first!) / 1000)
-  }
-}
-
-async function publish(databaseUrl: string, dir: string, n: number): Promise<number> {
-  const file = join(dir, `change-${n}.json`)
-  writeFileSync(file, JSON.stringify({ reviews: [{ id: `bench-${n}`, author: 'Bench', rating: 5, date: '2026-11-20', text: 'Kind and clear.', source: 'bench', verified: true }] }))
-  const store = await openStore(databaseUrl)
-  try {
-    await importFile(store, file, { replace: false })
-  } finally {
-    await store.close()
-  }
-  return performance.timeOrigin + performance.now()
-}
-
-async function stats(subUrl: string, client: Agent): Promise<SubscriberStats> {
-  return JSON.parse(await get(`${subUrl}/__stats`, client)) as SubscriberStats
 }
 
 async function get(url: string, client: Agent): Promise<string> {
@@ -136,16 +261,19 @@ async function get(url: string, client: Agent): Promise<string> {
   return res.body.text()
 }
 
-async function hubActive(hubUrl: string): Promise<number> {
-  const s = (await (await fetch(`${hubUrl}/api/websub/stats`)).json()) as { topics: { active_subscriptions: number }[] }
-  return s.topics.reduce((a, t) => a + t.active_subscriptions, 0)
+/** Active subscriptions and deliveries owed, cluster-wide (any node answers the same). */
+async function hubStats(url: string): Promise<{ active: number; owed: number }> {
+  const s = (await (await fetch(`${url}/api/websub/stats`)).json()) as { owed_deliveries: number; topics: { active_subscriptions: number }[] }
+  return { active: s.topics.reduce((a, t) => a + t.active_subscriptions, 0), owed: s.owed_deliveries }
 }
 
 async function inParallel<T>(items: T[], width: number, f: (item: T) => Promise<void>): Promise<void> {
   let next = 0
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await f(items[next++]!)
-  }))
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await f(items[next++]!)
+    })
+  )
 }
 
 async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
