@@ -4,14 +4,21 @@ import { writeFile } from 'node:fs/promises'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { pino } from 'pino'
 import { ConfigError, loadConfig } from './config/index.js'
-import { exportDocument, importFile, ImportFileError } from './ingest/index.js'
+import { exportDocument, importFile, ImportFileError, ImportOptionError, IMPORT_FORMATS, type ImportFormat, type ImportOptions } from './ingest/index.js'
 import { startService, type Service } from './main.js'
 import { isWorker, reportServing, superviseWorkers } from './workers/index.js'
 import { NoBusinessError, NotEmptyError, openStore } from './store/index.js'
 
 const USAGE = `usage:
   reviews-service serve                      serve the API (PORT, HOST, BASE_URL, DATABASE_URL, WORKERS, LOG_LEVEL, ...)
-  reviews-service import <file> [--replace]  import a JSON (reviews.json shape) or CSV file into DATABASE_URL
+  reviews-service import <path> [--replace] [--format json|csv|google]
+                                             import into DATABASE_URL: a JSON (reviews.json shape) or CSV file, or
+                                             Google Business Profile reviews (an API page, a folder of pages, or a
+                                             Takeout export); with --replace, remove stored reviews absent from it
+                                             (for Google and mapped CSVs: only those of the same source)
+  reviews-service import <file.csv> --map "author=Name,rating=Stars,date=Date,text=Review" --source <name>
+                    [--date-format MM/DD/YYYY] [--rating-scale 10] [--verified] [--replace]
+                                             import any CSV export through a column mapping
   reviews-service export [<file>]            write every review of DATABASE_URL (unverified too) and the business as
                                              an importable JSON file (to standard output without <file>)
   reviews-service migrate --from <url> --to <url> [--replace]
@@ -54,21 +61,43 @@ function stopOn(service: Service, signal: NodeJS.Signals): void {
 }
 
 async function runImport(args: string[]): Promise<void> {
-  const { positionals, values } = parse(args, { replace: { type: 'boolean', default: false } })
-  if (positionals.length !== 1) throw new UsageError('import takes exactly one file')
+  const { positionals, values } = parse(args, {
+    replace: { type: 'boolean', default: false },
+    format: { type: 'string' },
+    map: { type: 'string' },
+    source: { type: 'string' },
+    'date-format': { type: 'string' },
+    'rating-scale': { type: 'string' },
+    verified: { type: 'boolean', default: false }
+  })
+  if (positionals.length !== 1) throw new UsageError('import takes exactly one file or folder')
+  const options = importOptions(values)
   const config = loadConfig()
   const store = await openStore(config.databaseUrl, config.store)
   try {
-    const r = await importFile(store, positionals[0]!, { replace: values.replace }).catch(async (err: unknown) => {
+    const r = await importFile(store, positionals[0]!, options).catch(async (err: unknown) => {
       await store.recordImport('failed')
       throw err
     })
     await store.recordImport(r.changed ? 'changed' : 'unchanged')
     const summary = `${r.added} added, ${r.updated} updated, ${r.removed} removed, ${r.unchanged} unchanged${r.businessChanged ? ', business updated' : ''}`
     console.log(r.changed ? `imported: ${summary}; data version is now ${r.version}` : `nothing published changed (${summary}); data version stays ${r.version}`)
+    for (const note of r.notes) console.log(`  ${note}`)
   } finally {
     await store.close()
   }
+}
+
+/** The import options from the command line; the mapping options mean something only with --map. */
+function importOptions(values: { replace: boolean; verified: boolean; format?: string; map?: string; source?: string; 'date-format'?: string; 'rating-scale'?: string }): ImportOptions {
+  const { replace, verified, format, map, source, 'date-format': dateFormat, 'rating-scale': scale } = values
+  if (format !== undefined && !(IMPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be ${IMPORT_FORMATS.join(', ')}`)
+  if (!map) {
+    if (source !== undefined || dateFormat !== undefined || scale !== undefined || verified) throw new UsageError('--source, --date-format, --rating-scale and --verified go with --map')
+    return { replace, format: format as ImportFormat | undefined }
+  }
+  if (scale !== undefined && !/^(?:[2-9]|[1-9]\d|100)$/.test(scale)) throw new UsageError('--rating-scale must be a whole number from 2 to 100')
+  return { replace, format: format as ImportFormat | undefined, mapping: { map, source, dateFormat, ratingScale: scale === undefined ? undefined : Number(scale), verified } }
 }
 
 async function runExport(args: string[]): Promise<void> {
@@ -139,8 +168,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError) console.error(`${err.message}\n${USAGE}`)
+  if (err instanceof UsageError || err instanceof ImportOptionError) console.error(`${err.message}\n${USAGE}`)
   else if (err instanceof ImportFileError || err instanceof ConfigError || err instanceof NoBusinessError || err instanceof NotEmptyError) console.error(err.message)
   else console.error(err)
-  process.exit(err instanceof UsageError ? 64 : 1)
+  process.exit(err instanceof UsageError || err instanceof ImportOptionError ? 64 : 1)
 })

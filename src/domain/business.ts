@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { HttpUrl, ShortText, Slug, optionalNullable } from './primitives.js'
+import { HttpUrl, ShortText, Slug, TimeZone, optionalNullable } from './primitives.js'
 import { Taxonomy } from './insights.js'
 
 const Names = z.array(ShortText).max(30).default([])
@@ -44,6 +44,9 @@ export const Business = z
     address: Address,
     geo: optionalNullable(z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) })),
     hours: z.array(OpeningHours).max(50).default([]),
+    time_zone: optionalNullable(TimeZone).describe(
+      'IANA time zone of the business ("America/Chicago"): its opening hours, and the day a review imported with a timestamp is dated. Null when not stated.'
+    ),
     technicians: z.array(Technician).max(500).default([]),
     services: z.array(Service).max(500).default([]),
     service_areas: Names.pipe(z.array(ShortText).max(500)),

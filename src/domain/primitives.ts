@@ -20,6 +20,23 @@ export const Slug = z
 
 export const ShortText = z.string().trim().min(1).max(200)
 
+/** An IANA time zone name ("America/Chicago") that this runtime's Intl knows; offsets such as "+01:00" are not names. */
+export const TimeZone = z
+  .string()
+  .max(64)
+  .refine((tz) => /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/.test(tz) && isKnownTimeZone(tz), {
+    error: 'must be an IANA time zone name such as "America/Chicago"'
+  })
+
+function isKnownTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz })
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** A missing key, an empty string or null all mean "absent" on input; output always has the key. */
 export function optionalNullable<T extends z.ZodType>(schema: T) {
   return z.preprocess((v) => (v === '' || v === undefined ? null : v), schema.nullable())

@@ -2,7 +2,8 @@ import { parse } from 'csv-parse/sync'
 import { ImportedReview, type ImportDocument, type StoredReview } from '../domain/index.js'
 import { ImportFileError } from './errors.js'
 
-const COLUMNS = [
+/** The native columns, which are also the fields a --map may fill. */
+export const COLUMNS = [
   'id', 'author', 'author_avatar_url', 'rating', 'date', 'published_at', 'text', 'source', 'source_url',
   'owner_reply_text', 'owner_reply_date', 'verified', 'language'
 ] as const
@@ -12,14 +13,7 @@ type Row = Partial<Record<(typeof COLUMNS)[number], string>>
 
 /** CSV with a header row; one review per row. The business must already be in the database. */
 export function parseCsvImport(file: string, text: string): ImportDocument {
-  let records: string[][]
-  try {
-    records = parse(text, { bom: true, relax_column_count: false, skip_empty_lines: true, trim: false })
-  } catch (e) {
-    throw new ImportFileError(file, [`not valid CSV: ${(e as Error).message}`])
-  }
-  const [header, ...rows] = records
-  if (!header) throw new ImportFileError(file, ['the file is empty: expected a header row'])
+  const { header, rows } = readRecords(file, text)
   checkHeader(file, header)
   const problems: string[] = []
   const reviews: StoredReview[] = []
@@ -31,6 +25,19 @@ export function parseCsvImport(file: string, text: string): ImportDocument {
   })
   if (problems.length) throw new ImportFileError(file, problems)
   return { reviews }
+}
+
+/** The header row and the rows after it (RFC 4180; a byte-order mark and empty lines are skipped). */
+export function readRecords(file: string, text: string, delimiter = ','): { header: string[]; rows: string[][] } {
+  let records: string[][]
+  try {
+    records = parse(text, { bom: true, delimiter, relax_column_count: false, skip_empty_lines: true, trim: false })
+  } catch (e) {
+    throw new ImportFileError(file, [`not valid CSV: ${(e as Error).message}`])
+  }
+  const [header, ...rows] = records
+  if (!header) throw new ImportFileError(file, ['the file is empty: expected a header row'])
+  return { header, rows }
 }
 
 function checkHeader(file: string, header: string[]): void {
@@ -66,14 +73,14 @@ function integerOrRaw(cell: string | undefined): unknown {
   return cell !== undefined && /^\s*-?\d+\s*$/.test(cell) ? Number(cell) : cell
 }
 
-function booleanOrRaw(cell: string | undefined): unknown {
+export function booleanOrRaw(cell: string | undefined): unknown {
   const v = cell?.trim().toLowerCase()
   if (v === 'true' || v === '1' || v === 'yes') return true
   if (v === 'false' || v === '0' || v === 'no') return false
   return cell
 }
 
-function fieldName(path: PropertyKey[]): string {
+export function fieldName(path: PropertyKey[]): string {
   if (path[0] === 'owner_reply' && path[1]) return `owner_reply_${String(path[1])}`
   return path.map(String).join('.') || '(row)'
 }
