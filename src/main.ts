@@ -121,6 +121,7 @@ async function startNode(config: Config, log: Logger, store: Store, door: FrontD
     mcp,
     hub,
     hubLimits: config.websub,
+    embedAllowedOrigins: config.embed.allowedOrigins,
     rates: store.rates,
     firstSeen: (key) => store.firstSeen(key, new Date()),
     server: door.server,

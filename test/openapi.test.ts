@@ -147,7 +147,11 @@ const RECIPES: Record<string, Recipe[]> = {
   'websubHub 413': [hub(() => ({ ...HUB_FORM(), pad: 'x'.repeat(20_000) }))],
   'websubHub 415': [hub(() => JSON.stringify(HUB_FORM()), { 'content-type': 'application/json' })],
   'websubHub 429': [rateLimited],
-  'getHubStats 200': ['/api/websub/stats']
+  'getHubStats 200': ['/api/websub/stats'],
+  'getBadge 200': ['/badge.svg', '/badge.svg?theme=dark', '/badge.svg?theme=auto'],
+  'getBadge 400': ['/badge.svg?theme=blue', '/badge.svg?size=2'],
+  'getEmbed 200': ['/embed', '/embed?limit=10&min_rating=4&theme=auto'],
+  'getEmbed 400': ['/embed?limit=0', '/embed?theme=light&theme=dark', '/embed?colour=red']
 }
 
 function operations(): { path: string; operationId: string; responses: Record<string, any> }[] {

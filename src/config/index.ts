@@ -44,6 +44,11 @@ const EnvShape = z.object({
     .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
     .pipe(z.array(z.url({ protocol: /^https?$/, error: 'must be a comma-separated list of http(s) origins' }))),
   MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(100_000).default(1000),
+  EMBED_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
+    .pipe(z.array(z.string().refine(isOrigin, 'must be a comma-separated list of origins such as https://www.example.org (scheme, host and port only)'))),
   MCP_SESSION_IDLE_S: z.coerce.number().int().min(1).max(86_400).default(1800),
   WEBSUB_RETRY_DELAYS_MS: z
     .string()
@@ -116,6 +121,10 @@ export interface Config {
   /** The Prometheus listener: null when METRICS_PORT=0. */
   metrics: { port: number; host: string } | null
   urls: Urls
+  embed: {
+    /** Sites that may show /embed in a frame, besides this one; empty: any site (the data is public, the page has no actions). */
+    allowedOrigins: string[]
+  }
   mcp: {
     /** Browser origins allowed on /mcp: the public origin, its loopback twins, and MCP_ALLOWED_ORIGINS. */
     allowedOrigins: string[]
@@ -169,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logRequestSample: e.LOG_REQUEST_SAMPLE,
     metrics: e.METRICS_PORT === 0 ? null : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     urls,
+    embed: { allowedOrigins: e.EMBED_ALLOWED_ORIGINS.map((o) => new URL(o).origin) },
     mcp: {
       allowedOrigins: [...new Set([...ownOrigins(urls.base), ...e.MCP_ALLOWED_ORIGINS.map((o) => new URL(o).origin)])],
       maxSessions: e.MCP_MAX_SESSIONS,
@@ -192,6 +202,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxRequestBytes: e.WEBSUB_MAX_REQUEST_BYTES
     }
   }
+}
+
+/** An http(s) origin: a URL that is nothing but scheme, host and port (a trailing slash allowed). */
+function isOrigin(value: string): boolean {
+  if (!URL.canParse(value)) return false
+  const url = new URL(value)
+  return /^https?:$/.test(url.protocol) && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password
 }
 
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]']

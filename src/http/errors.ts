@@ -12,11 +12,14 @@ function isPagePath(url: string): boolean {
   return !path.startsWith('/api/') && path !== '/mcp' && !/\.(?:json|xml|txt)$/.test(path)
 }
 
-/** A browser that lands on a bad address gets a page it can read, with the same status. */
+/**
+ * A browser that lands on a bad address gets a page it can read, with the same status. `headers` may replace the
+ * policy: the embeddable widget's errors must be allowed in the frame they are meant for.
+ */
 function sendErrorPage(reply: FastifyReply, error: ServiceError, headers: Record<string, string>): FastifyReply {
   return reply
     .code(error.status)
-    .headers({ ...COMMON_HEADERS, ...headers, 'cache-control': 'no-store', 'content-type': HTML, 'content-security-policy': PAGE_CSP, vary: 'Accept' })
+    .headers({ ...COMMON_HEADERS, 'cache-control': 'no-store', 'content-type': HTML, 'content-security-policy': PAGE_CSP, vary: 'Accept', ...headers })
     .send(renderErrorPage(error.status, error.message, (error.issues ?? []).map((i) => i.message)))
 }
 

@@ -19,6 +19,7 @@ import { pageRoutes } from './routes/pages.js'
 import { discoveryRoutes } from './routes/discovery.js'
 import { reviewRoutes } from './routes/reviews.js'
 import { developerDocsRoutes } from './routes/developer-docs.js'
+import { websiteRoutes } from './routes/website.js'
 import { websubRoutes, type HubLimits } from './routes/websub.js'
 
 export interface HttpOptions {
@@ -27,6 +28,8 @@ export interface HttpOptions {
   logger: Logger
   mcp: McpEndpoint
   hub: Hub
+  /** Sites that may frame the widget (/embed) besides this one; empty: any. */
+  embedAllowedOrigins: readonly string[]
   /** The hub's settings: its HTTP limits, and the rest for the developer guide to state. */
   hubLimits: HubLimits & HubSettings
   /** Subscribe-rate windows, shared by every node. */
@@ -73,9 +76,10 @@ export async function buildHttpApp(o: HttpOptions): Promise<HttpApp> {
   observeRequests(app, { log: o.logger, sample: requestLogs ? 0 : o.logRequestSample, observe: o.observe })
   datasetRoutes(ctx)
   reviewRoutes(ctx)
-  developerDocsRoutes(ctx, o.hubLimits)
+  developerDocsRoutes(ctx, o.hubLimits, o.embedAllowedOrigins)
   discoveryRoutes(ctx)
   pageRoutes(ctx)
+  websiteRoutes(ctx, { embedAllowedOrigins: o.embedAllowedOrigins })
   mcpRoutes(ctx, o.mcp)
   await websubRoutes(ctx, o.hub, { ...o.hubLimits, rates: o.rates })
   const openapi = JSON.stringify(buildOpenApi(o.urls))

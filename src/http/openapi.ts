@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { Urls } from '../config/index.js'
-import { SearchParams, SinceParams } from '../domain/index.js'
+import { BadgeParams, EmbedParams, SearchParams, SinceParams } from '../domain/index.js'
 
 type Json = Record<string, unknown>
 
@@ -68,7 +68,8 @@ export function buildOpenApi(urls: Urls): Json {
       { name: 'Datasets', description: 'Whole documents and feeds; the three topics of the WebSub hub.' },
       { name: 'Reviews', description: 'Queries over the reviews.' },
       { name: 'MCP', description: 'Model Context Protocol (2025-06-18) over streamable HTTP, for AI assistants.' },
-      { name: 'WebSub', description: 'A WebSub hub that pushes the new content of each topic to HTTPS subscribers.' }
+      { name: 'WebSub', description: 'A WebSub hub that pushes the new content of each topic to HTTPS subscribers.' },
+      { name: 'Website', description: "For the business's own website: a rating badge and an embeddable widget. Not WebSub topics: they change with /reviews.json, which is one." }
     ],
     paths: {
       '/reviews.json': readOperation('getReviews', 'The full reviews dataset', 'Business, aggregate rating and every verified review, newest first.', ok('The dataset.', json(ref('ReviewsDocument')), true)),
@@ -94,6 +95,7 @@ export function buildOpenApi(urls: Urls): Json {
         ok('The reviews.', json(ref('SinceResult'))),
         { parameters: [pathParameter(SinceParams, 'date')], responses: badRequest, tags: ['Reviews'] }
       ),
+      ...websitePaths(badRequest),
       '/mcp': mcpPath(),
       ...hubPaths(),
       '/reviews/{id}': readOperation(
@@ -144,6 +146,32 @@ export function buildOpenApi(urls: Urls): Json {
         NotFound: { description: 'No such resource.', ...json(ref('Error')) }
       }
     }
+  }
+}
+
+/** The badge and the widget: made from the data like every page, with their own parameters. */
+function websitePaths(badRequest: Record<string, Json>): Json {
+  const text = (type: string) => ({ content: { [type]: { schema: { type: 'string' } } } })
+  const options = (schema: z.ZodType, responses = badRequest) => ({ parameters: queryParameters(schema), responses, tags: ['Website'] })
+  // Shown inside the frame a snippet made, so a browser gets the problems as a page.
+  const embedBadRequest = {
+    '400': { description: 'Invalid parameters; `issues` lists every problem (a page listing them for browsers).', content: { ...json(ref('ValidationError')).content, ...text('text/html').content } }
+  }
+  return {
+    '/badge.svg': readOperation(
+      'getBadge',
+      'Rating badge',
+      'An SVG image (a few hundred bytes) of the mean rating, five stars filled to it and the number of reviews, with its own background, an accessible title and description. Put it in an <img> on any site. Unknown or repeated parameters give 400.',
+      ok('The badge.', text('image/svg+xml')),
+      options(BadgeParams)
+    ),
+    '/embed': readOperation(
+      'getEmbed',
+      'Embeddable reviews widget',
+      'A small HTML page made for an <iframe>: the rating and the newest reviews, each linked to its permalink in a new tab. No script, nothing loaded from elsewhere; Content-Security-Policy frame-ancestors allows any site, or those of EMBED_ALLOWED_ORIGINS when set. Unknown or repeated parameters and out-of-range values give 400 (a page for browsers, JSON otherwise).',
+      ok('The widget.', text('text/html')),
+      options(EmbedParams, embedBadRequest)
+    )
   }
 }
 

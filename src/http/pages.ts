@@ -8,18 +8,37 @@ import { sendRepresentation } from './send.js'
 
 export const HTML = 'text/html; charset=utf-8'
 
+export interface PolicyOptions {
+  /** The inline style sheets the page may use (default: the site's own). */
+  styles?: readonly string[]
+  /** Who may show the page in a frame (default: nobody). */
+  frameAncestors?: string
+  /** What the page may show in a frame of its own (default: nothing). */
+  frameSrc?: string
+}
+
 /**
  * Pages load nothing from elsewhere and run no script: the only style is the inline sheet (allowed by its hash),
- * images are inline SVG. A page that needs more (the API reference) passes its own policy.
+ * images are inline SVG or this site's. A page that needs more (the API reference, the embeddable widget, the guide
+ * with its live preview of the widget) passes its own policy.
  */
-export const PAGE_CSP = [
-  "default-src 'none'",
-  `style-src 'sha256-${createHash('sha256').update(PAGE_STYLES).digest('base64')}'`,
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'"
-].join('; ')
+export function pagePolicy(o: PolicyOptions = {}): string {
+  return [
+    "default-src 'none'",
+    `style-src ${(o.styles ?? [PAGE_STYLES]).map(styleHash).join(' ')}`,
+    "img-src 'self' data:",
+    ...(o.frameSrc ? [`frame-src ${o.frameSrc}`] : []),
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${o.frameAncestors ?? "'none'"}`
+  ].join('; ')
+}
+
+export function styleHash(css: string): string {
+  return `'sha256-${createHash('sha256').update(css).digest('base64')}'`
+}
+
+export const PAGE_CSP = pagePolicy()
 
 const siteCache = new WeakMap<Snapshot, SiteData>()
 

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { invalidRequest, toIssues, type Issue } from '../domain/index.js'
 
@@ -33,4 +34,15 @@ export function queryDecoder(schema: z.ZodType): (query: Record<string, unknown>
 export function throwAll(issues: Issue[], schema: z.ZodType, input: unknown, message: string): never {
   const rest = schema.safeParse(input)
   throw invalidRequest([...issues, ...(rest.success ? [] : toIssues(rest.error))], message)
+}
+
+/** A request's query string validated against `schema`, or a 400 with every problem (unknown and repeated parameters included). */
+export function queryReader<S extends z.ZodType>(schema: S, message: string): (req: FastifyRequest) => z.output<S> {
+  const decode = queryDecoder(schema)
+  return (req) => {
+    const { input, issues } = decode(req.query as Record<string, unknown>)
+    const parsed = schema.safeParse(input)
+    if (issues.length || !parsed.success) throwAll(issues, schema, input, message)
+    return parsed.data
+  }
 }

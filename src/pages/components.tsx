@@ -32,7 +32,7 @@ export function ReviewCard({ site, review, heading = 'h3' }: { site: SiteData; r
           <Source review={review} />
         </span>
       </header>
-      {review.text ? <ReviewText text={review.text} /> : <p class="quiet">Rated {review.rating} out of 5 without a written review.</p>}
+      {review.text ? <ReviewText text={review.text} lang={foreignLanguage(review.language)} /> : <p class="quiet">Rated {review.rating} out of 5 without a written review.</p>}
       {review.owner_reply && (
         <div class="reply">
           <p>
@@ -59,8 +59,13 @@ function Source({ review }: { review: Review }) {
   )
 }
 
+/** The pages are in English; a review in another language says so, for screen readers and hyphenation. */
+export function foreignLanguage(language: string | null): string | undefined {
+  return language && !/^en\b/i.test(language) ? language : undefined
+}
+
 /** Paragraphs as the reviewer wrote them. */
-function ReviewText({ text }: { text: string }) {
+function ReviewText({ text, lang }: { text: string; lang?: string }) {
   return (
     <>
       {text
@@ -68,7 +73,7 @@ function ReviewText({ text }: { text: string }) {
         .map((p) => p.trim())
         .filter(Boolean)
         .map((p) => (
-          <p>{p}</p>
+          <p lang={lang}>{p}</p>
         ))}
     </>
   )

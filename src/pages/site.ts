@@ -21,6 +21,8 @@ export const PATHS = {
   reviews: '/reviews',
   developers: '/developers',
   apiReference: '/developers/api',
+  badge: '/badge.svg',
+  embed: '/embed',
   llms: '/llms.txt',
   robots: '/robots.txt',
   sitemap: '/sitemap.xml'

@@ -5,7 +5,7 @@ import { toolSummaries } from '../../mcp/index.js'
 import { API_REFERENCE_INIT_SCRIPT, PATHS, renderApiReferencePage, renderDevelopersPage, type ApiReferenceAssets, type DeveloperDocsFacts, type WebSubSettings } from '../../pages/index.js'
 import { FEED_SIZE, representComputed, topics, type Representation } from '../../snapshot/index.js'
 import { getRoute, staticSince, type HttpContext } from '../context.js'
-import { PAGE_CSP, pageRoute } from '../pages.js'
+import { PAGE_CSP, pagePolicy, pageRoute } from '../pages.js'
 import { sendRepresentation } from '../send.js'
 
 /**
@@ -20,16 +20,19 @@ const CSS = 'text/css; charset=utf-8'
 /** Swagger UI's files sit under its version, so their bytes never change at an address. */
 const IMMUTABLE = 'public, max-age=31536000, immutable'
 
+/** The guide's policy: a page's, plus this site's own frames, for its live preview of the widget. */
+const GUIDE_CSP = pagePolicy({ frameSrc: "'self'" })
+
 /** /developers, /developers/api and the files the API reference loads. */
-export function developerDocsRoutes(ctx: HttpContext, websub: WebSubSettings): void {
+export function developerDocsRoutes(ctx: HttpContext, websub: WebSubSettings, embedAllowedOrigins: readonly string[]): void {
   const swagger = swaggerUiDist()
   const assets: ApiReferenceAssets = {
     stylesheet: `${PATHS.apiReference}/${swagger.version}/swagger-ui.css`,
     bundle: `${PATHS.apiReference}/${swagger.version}/swagger-ui-bundle.js`,
     init: `${PATHS.apiReference}/init.js`
   }
-  const facts = developerFacts(ctx, websub)
-  pageRoute(ctx, PATHS.developers, { render: (site) => renderDevelopersPage(site, facts) })
+  const facts = developerFacts(ctx, websub, embedAllowedOrigins)
+  pageRoute(ctx, PATHS.developers, { render: (site) => renderDevelopersPage(site, facts) }, { headers: { 'content-security-policy': GUIDE_CSP } })
   pageRoute(ctx, PATHS.apiReference, { render: (site) => renderApiReferencePage(site, assets) }, { headers: { 'content-security-policy': API_REFERENCE_CSP } })
   assetRoute(ctx, assets.stylesheet, () => swagger.read('swagger-ui.css'), { contentType: CSS, cacheControl: IMMUTABLE })
   assetRoute(ctx, assets.bundle, () => swagger.read('swagger-ui-bundle.js'), { contentType: JS, cacheControl: IMMUTABLE })
@@ -37,7 +40,7 @@ export function developerDocsRoutes(ctx: HttpContext, websub: WebSubSettings): v
 }
 
 /** The facts the guide states about this instance, taken from the code and configuration that run it. */
-function developerFacts(ctx: HttpContext, websub: WebSubSettings): DeveloperDocsFacts {
+function developerFacts(ctx: HttpContext, websub: WebSubSettings, embedAllowedOrigins: readonly string[]): DeveloperDocsFacts {
   const snap = ctx.holder.current
   return {
     tools: toolSummaries(),
@@ -46,7 +49,8 @@ function developerFacts(ctx: HttpContext, websub: WebSubSettings): DeveloperDocs
       const { headers } = t.pick(snap).variants.identity
       return { url: t.url, contentType: headers['content-type']!, link: headers.link! }
     }),
-    websub
+    websub,
+    embedAllowedOrigins
   }
 }
 

@@ -5,10 +5,10 @@ import { CONTENT_TYPES, representComputed, type Snapshot } from '../../snapshot/
 import { getRoute, type HttpContext } from '../context.js'
 import { prefersHtml } from '../negotiation.js'
 import { pageRepresentation, pageRoute, siteData } from '../pages.js'
-import { queryDecoder, throwAll } from '../query-decoding.js'
+import { queryReader } from '../query-decoding.js'
 import { sendRepresentation } from '../send.js'
 
-const decodeListPage = queryDecoder(ReviewsPageParams)
+const listParams = queryReader(ReviewsPageParams, 'The page parameter is invalid.')
 
 /** The human pages: the front page, the paged list of every review, and each review's permalink. */
 export function pageRoutes(ctx: HttpContext): void {
@@ -51,8 +51,5 @@ function reviewJson(snap: Snapshot, position: number) {
 }
 
 function listPage(req: FastifyRequest): number {
-  const { input, issues } = decodeListPage(req.query as Record<string, unknown>)
-  const parsed = ReviewsPageParams.safeParse(input)
-  if (issues.length || !parsed.success) throwAll(issues, ReviewsPageParams, input, 'The page parameter is invalid.')
-  return parsed.data.page
+  return listParams(req).page
 }

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact'
+import { z } from 'zod'
 import { plural } from '../format.js'
 
 /** The sections of the guide, in order: the table of contents and each heading come from here. */
@@ -8,7 +9,9 @@ export const SECTIONS = [
   { id: 'search', title: 'Search' },
   { id: 'since', title: 'Reviews since a day' },
   { id: 'mcp', title: 'MCP server for AI assistants' },
-  { id: 'websub', title: 'WebSub: changes pushed to you' }
+  { id: 'websub', title: 'WebSub: changes pushed to you' },
+  { id: 'website', title: 'On your website' },
+  { id: 'import', title: 'Import formats' }
 ] as const
 export type SectionId = (typeof SECTIONS)[number]['id']
 
@@ -36,6 +39,47 @@ export function DocsTable({ columns, children }: { columns: string[]; children: 
       <tbody>{children}</tbody>
     </table>
   )
+}
+
+interface JsonSchemaProperty {
+  type?: string
+  format?: string
+  enum?: unknown[]
+  description?: string
+  default?: unknown
+  minimum?: number
+  maximum?: number
+  maxLength?: number
+}
+
+/** The query parameters of a schema as the validator knows them, so the table cannot drift from what the service accepts. */
+export function ParameterTable({ schema }: { schema: z.ZodType }) {
+  const { properties } = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }) as { properties: Record<string, JsonSchemaProperty> }
+  return (
+    <DocsTable columns={['Parameter', 'Value', 'Meaning']}>
+      {Object.entries(properties).map(([name, p]) => (
+        <tr>
+          <th scope="row">
+            <code>{name}</code>
+          </th>
+          <td>{kindOf(p)}</td>
+          <td>{p.description ?? ''}</td>
+        </tr>
+      ))}
+    </DocsTable>
+  )
+}
+
+function kindOf(p: JsonSchemaProperty): string {
+  const range = p.minimum !== undefined && p.maximum !== undefined ? ` from ${p.minimum.toLocaleString('en-US')} to ${p.maximum.toLocaleString('en-US')}` : ''
+  const kind = p.enum
+    ? `one of ${p.enum.join(', ')}`
+    : p.format === 'date'
+      ? 'date, YYYY-MM-DD'
+      : p.type === 'string'
+        ? `text, up to ${p.maxLength} characters`
+        : `${p.type}${range}`
+  return p.default === undefined ? kind : `${kind}; default ${p.default}`
 }
 
 /** A code block; focusable, because a block wider than the screen scrolls and keyboard users must reach it. */

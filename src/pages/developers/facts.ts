@@ -7,6 +7,8 @@ export interface DeveloperDocsFacts {
   /** The WebSub topics with the headers a delivery of each carries. */
   topics: readonly { url: string; contentType: string; link: string }[]
   websub: WebSubSettings
+  /** Sites allowed to frame the widget besides this one (EMBED_ALLOWED_ORIGINS); empty: any site. */
+  embedAllowedOrigins: readonly string[]
 }
 
 export interface WebSubSettings {

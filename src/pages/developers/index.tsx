@@ -7,6 +7,8 @@ import type { DeveloperDocsFacts } from './facts.js'
 import { Mcp } from './mcp.js'
 import { Search, Since } from './search.js'
 import { WebSub } from './websub.js'
+import { Website } from './website.js'
+import { ImportFormats } from './import-formats.js'
 
 export type { DeveloperDocsFacts, WebSubSettings } from './facts.js'
 
@@ -22,7 +24,7 @@ export function renderDevelopersPage(site: SiteData, facts: DeveloperDocsFacts):
     <Page
       site={site}
       title="Open data and API"
-      description={`How to use the verified reviews of ${business.name}: datasets, feeds, search, an MCP server for AI assistants and WebSub push.`}
+      description={`How to use the verified reviews of ${business.name}: datasets, feeds, search, an MCP server for AI assistants, WebSub push, and a badge and widget for websites.`}
       path={PATHS.developers}
     >
       <h1>Open data and API</h1>
@@ -42,6 +44,8 @@ export function renderDevelopersPage(site: SiteData, facts: DeveloperDocsFacts):
       <Since site={site} />
       <Mcp site={site} tools={facts.tools} />
       <WebSub site={site} facts={facts} />
+      <Website site={site} facts={facts} />
+      <ImportFormats />
     </Page>
   )
 }

@@ -1,7 +1,6 @@
-import { z } from 'zod'
 import { SearchParams } from '../../domain/index.js'
 import { exampleSinceDate, type SiteData } from '../site.js'
-import { Code, DocsTable, jsonOneItemALine, Section, shellArg } from './blocks.js'
+import { Code, jsonOneItemALine, ParameterTable, Section, shellArg } from './blocks.js'
 
 export function Search({ site }: { site: SiteData }) {
   const search = searchUrl(site)
@@ -10,7 +9,7 @@ export function Search({ site }: { site: SiteData }) {
       <p>
         <code>GET {search}</code> returns the reviews that match every parameter given, newest first (by date, then id). All parameters are optional:
       </p>
-      <SearchParameterTable />
+      <ParameterTable schema={SearchParams} />
       <p>
         The answer is <code>{'{ matched, returned, limit, offset, next_offset, reviews }'}</code>: <code>matched</code> counts every match,{' '}
         <code>reviews</code> holds this page of them, and <code>next_offset</code> is the <code>offset</code> of the next page, or <code>null</code> on the
@@ -60,43 +59,6 @@ const SEARCH_ERROR_EXAMPLE = {
 function searchUrl(site: SiteData, query?: Record<string, string | number>): string {
   const url = site.urls.search
   return query ? `${url}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}` : url
-}
-
-interface JsonSchemaProperty {
-  type?: string
-  format?: string
-  description?: string
-  default?: unknown
-  minimum?: number
-  maximum?: number
-  maxLength?: number
-}
-
-/** The parameters as the validator knows them, so this table cannot drift from what the service accepts. */
-const SEARCH_PARAMETERS = Object.entries(
-  (z.toJSONSchema(SearchParams, { io: 'input', target: 'draft-2020-12' }) as { properties: Record<string, JsonSchemaProperty> }).properties
-).map(([name, p]) => ({ name, kind: kindOf(p), description: p.description ?? '' }))
-
-function kindOf(p: JsonSchemaProperty): string {
-  const range = p.minimum !== undefined && p.maximum !== undefined ? ` from ${p.minimum.toLocaleString('en-US')} to ${p.maximum.toLocaleString('en-US')}` : ''
-  const kind = p.format === 'date' ? 'date, YYYY-MM-DD' : p.type === 'string' ? `text, up to ${p.maxLength} characters` : `${p.type}${range}`
-  return p.default === undefined ? kind : `${kind}; default ${p.default}`
-}
-
-function SearchParameterTable() {
-  return (
-    <DocsTable columns={['Parameter', 'Value', 'Meaning']}>
-      {SEARCH_PARAMETERS.map((p) => (
-        <tr>
-          <th scope="row">
-            <code>{p.name}</code>
-          </th>
-          <td>{p.kind}</td>
-          <td>{p.description}</td>
-        </tr>
-      ))}
-    </DocsTable>
-  )
 }
 
 /** Examples from this business's own staff and services, so each one finds something. */
