@@ -21,6 +21,8 @@ const POSTGRES_SUITES = [
   'test/demo-data.test.ts',
   'test/feeds.test.ts',
   'test/import.test.ts',
+  'test/import-google.test.ts',
+  'test/import-mapped.test.ts',
   'test/mcp-fuzz.test.ts',
   'test/mcp-http.test.ts',
   'test/mcp-tools.test.ts',

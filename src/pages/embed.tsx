@@ -12,7 +12,7 @@ import { absolute, PATHS, type SiteData } from './site.js'
  */
 
 /** Longer texts are cut at a word and linked to the whole review. */
-export const EMBED_EXCERPT_CHARS = 280
+export const EMBED_EXCERPT_CHARS = 200
 
 const LIGHT = '--ink:#23211e;--muted:#58544d;--line:#ddd6cb;--bg:#fff;--accent:#2f5566;--star:#8a6212;color-scheme:light'
 const DARK = '--ink:#f3efe8;--muted:#c9c2b6;--line:#4a4640;--bg:#1f1d1a;--accent:#9cc3d5;--star:#e8b64c;color-scheme:dark'

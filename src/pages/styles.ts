@@ -63,6 +63,6 @@ table.docs th,table.docs td{text-align:left;vertical-align:top;padding:.4rem .8r
 table.docs thead th{font-weight:600;color:var(--muted)}table.docs tbody th{font-weight:normal}
 table.docs code,p code,li code{overflow-wrap:anywhere}
 body:has(#swagger-ui) .wrap{max-width:80rem}
-iframe.widget{width:100%;max-width:32rem;height:40rem;border:1px solid var(--line);border-radius:10px}
+iframe.widget{width:100%;max-width:32rem;height:44rem;border:1px solid var(--line);border-radius:10px}
 #swagger-ui .info .title pre{background:none;border:0}
 `

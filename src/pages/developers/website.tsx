@@ -5,7 +5,7 @@ import { Code, ParameterTable, Section } from './blocks.js'
 import type { DeveloperDocsFacts } from './facts.js'
 
 /** The snippet's frame: three reviews fit this height from 320 px wide (see the browser test's screenshots). */
-const WIDGET_STYLE = 'width:100%;max-width:32rem;height:40rem;border:0'
+const WIDGET_STYLE = 'width:100%;max-width:32rem;height:44rem;border:0'
 
 /** "On your website": the badge and the widget, with snippets to paste, built from BASE_URL, and a live preview of each. */
 export function Website({ site, facts }: { site: SiteData; facts: DeveloperDocsFacts }) {
