@@ -232,10 +232,14 @@ describe('Google Business Profile API pages', () => {
     assert.deepEqual(await state(), before)
   })
 
-  test('into a database without a business: refused, since the business says which time zone dates are in', async () => {
+  test('into a database without a business: refused, since the business says which time zone dates are in; so is a zone no one has', async () => {
     const r = runCli(['import', writeJson(dir, 'early.json', apiPages()[2])], env)
     assert.equal(r.status, 1)
     assert.match(r.stderr, /holds no business yet/)
+    for (const zone of ['Mars/Olympus_Mons', '+01:00']) {
+      const bad = runCli(['import', writeJson(dir, 'zone.json', dataset([], business({ time_zone: zone })))], env)
+      assert.match(bad.stderr, /business\.time_zone: must be an IANA time zone name such as "America\/Chicago"/, zone)
+    }
   })
 })
 

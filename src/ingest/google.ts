@@ -75,39 +75,57 @@ export interface GoogleImport {
 
 /** Every page, validated whole: all problems of all pages are listed together. */
 export function parseGooglePages(files: readonly InputFile[], timeZone: string | null): GoogleImport {
-  const several = files.length > 1
-  const tally = new Tally()
-  const problems: string[] = []
-  const pages: { name: string; page: Page }[] = []
-  const seen = new Map<string, { page: string; raw: string }>()
-  const reviews: StoredReview[] = []
-  for (const file of files) {
-    const prefix = several ? `${file.name}: ` : ''
+  const reader = new PageReader(timeZone, files.length > 1)
+  for (const file of files) reader.read(file)
+  return reader.result()
+}
+
+class PageReader {
+  private readonly tally = new Tally()
+  private readonly problems: string[] = []
+  private readonly pages: { name: string; page: Page }[] = []
+  private readonly seen = new Map<string, { page: string; raw: string }>()
+  private readonly reviews: StoredReview[] = []
+
+  constructor(
+    private readonly timeZone: string | null,
+    /** With several pages, each problem names its page. */
+    private readonly several: boolean
+  ) {}
+
+  read(file: InputFile): void {
+    const prefix = this.several ? `${file.name}: ` : ''
     const page = readPage(file.text)
-    if (typeof page === 'string') {
-      problems.push(`${prefix}${page}`)
-      continue
-    }
-    pages.push({ name: file.name, page })
-    page.reviews?.forEach((raw, i) => {
-      const where = `${prefix}reviews[${i}]${describeId(raw)}`
-      // Paging while reviews arrive repeats a review on the next page, and Takeout repeats a location under each
-      // account that manages it: identical copies are one review. Copies that differ are two downloads mixed up.
-      const key = rawId(raw)
-      const twin = key === undefined ? undefined : seen.get(key)
-      const rawJson = JSON.stringify(raw)
-      if (twin) {
-        if (twin.raw !== rawJson) problems.push(`${where}: appears again with different content (first in ${twin.page}): pages of two different downloads?`)
-        return
-      }
-      if (key !== undefined) seen.set(key, { page: file.name, raw: rawJson })
-      const r = toReview(raw, timeZone, tally)
-      if ('problems' in r) problems.push(...r.problems.map((p) => `${where}${p}`))
-      else reviews.push(r.review)
-    })
+    if (typeof page === 'string') return void this.problems.push(`${prefix}${page}`)
+    this.pages.push({ name: file.name, page })
+    page.reviews?.forEach((raw, i) => this.review(raw, `${prefix}reviews[${i}]${describeId(raw)}`, file.name))
   }
-  problems.push(...chainProblems(pages))
-  return { reviews, problems, notes: [...tally.notes(timeZone), ...countNote(pages, reviews.length)] }
+
+  /**
+   * Paging while reviews arrive repeats a review on the next page, and Takeout repeats a location under each account
+   * that manages it: identical copies are one review. Copies that differ are two downloads mixed up.
+   */
+  private review(raw: unknown, where: string, page: string): void {
+    const key = rawId(raw)
+    const rawJson = JSON.stringify(raw)
+    const twin = key === undefined ? undefined : this.seen.get(key)
+    if (twin) {
+      if (twin.raw !== rawJson) this.problems.push(`${where}: appears again with different content (first in ${twin.page}): pages of two different downloads?`)
+      return
+    }
+    if (key !== undefined) this.seen.set(key, { page, raw: rawJson })
+    const r = toReview(raw, this.timeZone, this.tally)
+    if ('problems' in r) this.problems.push(...r.problems.map((p) => `${where}${p}`))
+    else this.reviews.push(r.review)
+  }
+
+  result(): GoogleImport {
+    return {
+      reviews: this.reviews,
+      problems: [...this.problems, ...chainProblems(this.pages)],
+      notes: [...this.tally.notes(this.timeZone), ...countNote(this.pages, this.reviews.length)]
+    }
+  }
 }
 
 function readPage(text: string): Page | string {

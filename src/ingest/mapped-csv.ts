@@ -53,7 +53,7 @@ export function mappedCsvReader(o: MappedCsvOptions): (file: InputFile, timeZone
   return (file, timeZone) => parseMappedCsv(file, settings, timeZone)
 }
 
-export function parseColumnMap(spec: string): ColumnMap {
+function parseColumnMap(spec: string): ColumnMap {
   const map: ColumnMap = new Map()
   const problems: string[] = []
   for (const pair of splitOutsideQuotes(spec, ',').map((p) => p.trim()).filter(Boolean)) {
@@ -92,7 +92,7 @@ interface Settings extends Omit<MappedCsvOptions, 'map' | 'dateFormat'> {
   ratingScale: number
 }
 
-export interface MappedImport {
+interface MappedImport {
   reviews: StoredReview[]
   /** The sources the rows came from (what --replace is limited to). */
   sources: string[]
