@@ -50,15 +50,15 @@ type TimeZoneLookup = () => Promise<string | null>
 /** Reads and validates everything before anything is written; any problem throws ImportFileError listing them all. */
 export async function importFile(store: Store, path: string, options: ImportOptions): Promise<ImportResult> {
   const read = await readImport(path, options, () => businessTimeZone(store))
-  const kept = options.replace && read.sources ? await reviewsOfOtherSources(store, read.sources) : []
   const outcome = await store.applyImport({
     business: read.doc.business,
-    reviews: [...read.doc.reviews, ...kept],
+    reviews: read.doc.reviews,
     replace: options.replace,
+    replaceSources: read.sources,
     now: (options.now ?? new Date()).toISOString()
   })
-  const keptNote = kept.length ? [`--replace removes only ${read.sources!.join(', ')} reviews absent from the file; ${counted(kept.length, 'review')} from other sources left as they were`] : []
-  return { ...outcome, unchanged: outcome.unchanged - kept.length, notes: [...read.notes, ...keptNote] }
+  const keptNote = outcome.spared ? [`--replace removes only ${read.sources!.join(', ')} reviews absent from the file; ${counted(outcome.spared, 'review')} from other sources left as they were`] : []
+  return { ...outcome, notes: [...read.notes, ...keptNote] }
 }
 
 /** Fills a database that holds no business with the bundled demo funeral home; leaves any other database alone. */
@@ -97,15 +97,6 @@ async function businessTimeZone(store: Store): Promise<string | null> {
   if (!published) throw new NoBusinessError()
   // A business stored before time_zone existed has no such key: parsing gives it its null.
   return Business.parse(published.business).time_zone
-}
-
-/**
- * Reviews from other sources, to be passed through untouched: an export from one site is the whole truth about that
- * site's reviews only, so --replace must not remove another site's reviews that are merely absent from it.
- */
-async function reviewsOfOtherSources(store: Store, sources: string[]): Promise<StoredReview[]> {
-  const dump = await store.dump()
-  return dump.reviews.map((r) => r.review).filter((r) => !sources.includes(r.source))
 }
 
 /** JSON in our shape, JSON as Google gives it, or CSV; a JSON file that could be either is refused, not guessed. */

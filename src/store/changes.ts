@@ -1,5 +1,5 @@
 import type { Business, StoredReview } from '../domain/index.js'
-import type { ImportBatch } from './types.js'
+import type { ImportBatch, ImportOutcome } from './types.js'
 
 /** JSON with sorted keys, so equal records always compare (and store) as equal strings. */
 export function canonicalJson(value: unknown): string {
@@ -29,7 +29,7 @@ export interface ImportPlan {
   deletes: string[]
   /** Some verified review or the business changed: the published data is different. */
   publishedChanged: boolean
-  counts: { added: number; updated: number; removed: number; unchanged: number }
+  counts: { added: number; updated: number; removed: number; unchanged: number; spared: number }
 }
 
 /**
@@ -39,11 +39,11 @@ export interface ImportPlan {
 export function planImport(
   existing: ReadonlyMap<string, ExistingReview>,
   storedBusinessDoc: string | null,
-  batch: Pick<ImportBatch, 'business' | 'reviews' | 'replace'>
+  batch: Pick<ImportBatch, 'business' | 'reviews' | 'replace' | 'replaceSources'>
 ): ImportPlan {
   const businessDoc = businessDocIfChanged(batch.business, storedBusinessDoc)
   const writes: ReviewWrite[] = []
-  const counts = { added: 0, updated: 0, removed: 0, unchanged: 0 }
+  const counts = { added: 0, updated: 0, removed: 0, unchanged: 0, spared: 0 }
   let publishedChanged = businessDoc !== null
   for (const review of batch.reviews) {
     const doc = canonicalJson(review)
@@ -57,8 +57,10 @@ export function planImport(
     else counts.added++
     if (review.verified || before?.verified) publishedChanged = true
   }
-  const deletes = batch.replace ? absentIds(existing, batch.reviews) : []
+  const absent = batch.replace ? absentIds(existing, batch.reviews) : []
+  const deletes = batch.replaceSources ? absent.filter((id) => batch.replaceSources!.includes(sourceOf(existing.get(id)!))) : absent
   counts.removed = deletes.length
+  counts.spared = absent.length - deletes.length
   if (deletes.some((id) => existing.get(id)?.verified)) publishedChanged = true
   return { businessDoc, writes, deletes, publishedChanged, counts }
 }
@@ -69,7 +71,23 @@ function businessDocIfChanged(business: Business | undefined, stored: string | n
   return doc === stored ? null : doc
 }
 
+/** The source of a stored review, read from its document (only for the few reviews an import may remove). */
+const sourceOf = (r: ExistingReview): string => (JSON.parse(r.doc) as { source: string }).source
+
 function absentIds(existing: ReadonlyMap<string, ExistingReview>, incoming: readonly StoredReview[]): string[] {
   const keep = new Set(incoming.map((r) => r.id))
   return [...existing.keys()].filter((id) => !keep.has(id))
 }
+
+/** The outcome of an import skipped because the store already holds a business (`onlyIfEmpty`). */
+export const skippedImport = (version: number): ImportOutcome => ({
+  version,
+  changed: false,
+  skipped: true,
+  businessChanged: false,
+  added: 0,
+  updated: 0,
+  removed: 0,
+  unchanged: 0,
+  spared: 0
+})

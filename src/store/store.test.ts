@@ -96,9 +96,9 @@ for (const engine of ENGINES) {
         const a = review({ id: 'a' })
         const hidden = review({ id: 'h', verified: false })
         const first = await store.applyImport({ business: business(), reviews: [a, hidden], replace: false, now: NOW })
-        assert.deepEqual(first, { version: 1, changed: true, skipped: false, businessChanged: true, added: 2, updated: 0, removed: 0, unchanged: 0 })
+        assert.deepEqual(first, { version: 1, changed: true, skipped: false, businessChanged: true, added: 2, updated: 0, removed: 0, unchanged: 0, spared: 0 })
         const again = await store.applyImport({ business: business(), reviews: [a, hidden], replace: false, now: LATER })
-        assert.deepEqual(again, { version: 1, changed: false, skipped: false, businessChanged: false, added: 0, updated: 0, removed: 0, unchanged: 2 })
+        assert.deepEqual(again, { version: 1, changed: false, skipped: false, businessChanged: false, added: 0, updated: 0, removed: 0, unchanged: 2, spared: 0 })
         const unverifiedEdit = await store.applyImport({ reviews: [{ ...hidden, text: 'Edited.' }], replace: false, now: LATER })
         assert.equal(unverifiedEdit.changed, false)
         assert.equal(unverifiedEdit.updated, 1)
@@ -124,13 +124,26 @@ for (const engine of ENGINES) {
         assert.deepEqual((await store.readPublished())!.reviews.map((r) => r.review.id), ['a'])
       })
 
+      test('replace limited to some sources removes only their absent reviews, and leaves the others as they are now', async () => {
+        const [store, other] = await twoNodes(engine)
+        const [g1, g2, yelp] = [review({ id: 'g1', source: 'google' }), review({ id: 'g2', source: 'google' }), review({ id: 'y1', source: 'yelp' })]
+        await store.applyImport({ business: business(), reviews: [g1, g2, yelp], replace: false, now: NOW })
+        // Another node edits the Yelp review; the Google import that follows must not undo it.
+        await other.applyImport({ reviews: [{ ...yelp, text: 'Edited on Yelp.' }], replace: false, now: LATER })
+        const outcome = await store.applyImport({ reviews: [g1], replace: true, replaceSources: ['google'], now: LATER })
+        assert.deepEqual([outcome.removed, outcome.spared, outcome.unchanged], [1, 1, 1])
+        const stored = (await store.readPublished())!.reviews.map((r) => r.review)
+        assert.deepEqual(stored.map((r) => r.id).sort(), ['g1', 'y1'])
+        assert.equal(stored.find((r) => r.id === 'y1')!.text, 'Edited on Yelp.')
+      })
+
       test('a first import without a business is refused; onlyIfEmpty skips a store that has one', async () => {
         const [store] = await twoNodes(engine)
         await assert.rejects(store.applyImport({ reviews: [review()], replace: false, now: NOW }), NoBusinessError)
         assert.equal(await store.dataVersion(), 0)
         await store.applyImport({ business: business(), reviews: [], replace: false, now: NOW })
         const seeded = await store.applyImport({ business: business({ name: 'Other' }), reviews: [review()], replace: false, onlyIfEmpty: true, now: LATER })
-        assert.deepEqual(seeded, { version: 1, changed: false, skipped: true, businessChanged: false, added: 0, updated: 0, removed: 0, unchanged: 0 })
+        assert.deepEqual(seeded, { version: 1, changed: false, skipped: true, businessChanged: false, added: 0, updated: 0, removed: 0, unchanged: 0, spared: 0 })
       })
 
       test('nodes seeding an empty database at the same moment load the data exactly once', async () => {

@@ -21,6 +21,12 @@ export interface ImportBatch {
   reviews: StoredReview[]
   /** Remove stored reviews whose id is absent from the batch. */
   replace: boolean
+  /**
+   * With `replace`: only stored reviews from these sources may be removed (an export from one site is the whole truth
+   * about that site's reviews only). Decided inside the import's transaction, so a concurrent import of another
+   * source is never overwritten or lost.
+   */
+  replaceSources?: readonly string[]
   /** Apply only when the store holds no business yet (used to seed the demo data). */
   onlyIfEmpty?: boolean
   now: string
@@ -37,6 +43,8 @@ export interface ImportOutcome {
   updated: number
   removed: number
   unchanged: number
+  /** Stored reviews absent from the batch that `replaceSources` kept because they come from other sources. */
+  spared: number
 }
 
 /** A verified WebSub subscription and where its deliveries stand. Times are milliseconds since the epoch. */

@@ -1,6 +1,6 @@
 import type pg from 'pg'
 import type { Business, StoredReview } from '../../domain/index.js'
-import { planImport, type ExistingReview } from '../changes.js'
+import { planImport, skippedImport, type ExistingReview } from '../changes.js'
 import { NoBusinessError, type ImportBatch, type ImportOutcome, type PublishedData } from '../types.js'
 import { DATA_CHANNEL } from './listener.js'
 import { READ_SNAPSHOT, transaction, type Queryable } from './pool.js'
@@ -38,7 +38,7 @@ export async function applyImport(pool: pg.Pool, batch: ImportBatch, bulkTimeout
     const version = (await c.query<{ version: number }>('SELECT version FROM data_version WHERE id = 1 FOR UPDATE')).rows[0]!.version
     const storedBusiness = (await c.query<{ doc: string }>('SELECT doc FROM business WHERE id = 1')).rows[0]?.doc ?? null
     if (batch.onlyIfEmpty && storedBusiness !== null) {
-      return { version, changed: false, skipped: true, businessChanged: false, added: 0, updated: 0, removed: 0, unchanged: 0 }
+      return skippedImport(version)
     }
     if (storedBusiness === null && !batch.business) throw new NoBusinessError()
     const existing = new Map<string, ExistingReview>()

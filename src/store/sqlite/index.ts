@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import type { Business, StoredReview } from '../../domain/index.js'
-import { canonicalJson, planImport, type ExistingReview } from '../changes.js'
+import { canonicalJson, planImport, skippedImport, type ExistingReview } from '../changes.js'
 import { NoBusinessError, type ImportBatch, type ImportRunOutcome, type ImportOutcome, type PublishedData, type RateStore, type Store, type StoreDump, type StoreOptions } from '../types.js'
 import { dumpSqlite, restoreSqlite } from './dump.js'
 import { migrate } from './migrations.js'
@@ -122,7 +122,7 @@ export class SqliteStore implements Store {
     const storedBusiness = this.db.prepare('SELECT doc FROM business WHERE id = 1').pluck().get() as string | undefined
     const version = () => this.versionStmt.get() as number
     if (batch.onlyIfEmpty && storedBusiness !== undefined) {
-      return { version: version(), changed: false, skipped: true, businessChanged: false, added: 0, updated: 0, removed: 0, unchanged: 0 }
+      return skippedImport(version())
     }
     if (storedBusiness === undefined && !batch.business) throw new NoBusinessError()
     const existing = new Map<string, ExistingReview>()
