@@ -126,6 +126,25 @@ describe('facts are not judgements', () => {
   })
 })
 
+describe('judgements of people', () => {
+  test('an adjective said of the staff judges its people aspect', () => {
+    assert.equal(aspects('Everyone was considerate.', 3).compassion, 'positive')
+    assert.equal(aspects('The director was curt on the phone.', 3).compassion, 'negative')
+    assert.equal(aspects('They seemed scatterbrained from the first meeting.', 3).professionalism, 'negative')
+  })
+  test('with nothing named it is said of the staff: "So tactful."', () => {
+    assert.equal(aspects('So tactful.', 5).compassion, 'positive')
+    assert.equal(aspects('Cold.', 1).compassion, 'negative')
+  })
+  test('said of a thing it judges that thing, not the people', () => {
+    assert.deepEqual(aspects('The chapel was cold.', 3), { facilities: 'negative' })
+    assert.equal(aspects('We stood around in the cold.', 3).compassion, undefined)
+  })
+  test('negation reaches it: "not exactly warm"', () => {
+    assert.equal(aspects('Nobody there was warm, exactly.', 3).compassion, 'negative')
+  })
+})
+
 describe('irony in a bad review', () => {
   test('relishing an ordeal, congratulating a failure, an ironic exclamation', () => {
     assert.equal(aspects('Loved being billed twice for the hearse.', 1).pricing, 'negative')

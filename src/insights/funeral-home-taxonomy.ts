@@ -1,4 +1,6 @@
 import { Taxonomy } from '../domain/index.js'
+import { peopleLexicon } from './people.js'
+import lexicon from './wordnet-lexicon.json' with { type: 'json' }
 
 /**
  * The built-in taxonomy for a funeral home (decisions.md section 1). Only terms mark that a clause is about an
@@ -6,7 +8,7 @@ import { Taxonomy } from '../domain/index.js'
  * timeliness, "cold" for compassion or facilities). General praise and blame come from the lexicon. A business
  * file's `taxonomy` replaces this whole object.
  */
-export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
+export const FUNERAL_HOME_HAND_TAXONOMY = Taxonomy.parse({
   aspects: [
     {
       id: 'compassion',
@@ -171,3 +173,23 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
   },
   staff_question: 'Who will we work with?'
 })
+
+/**
+ * The hand-written taxonomy grown from WordNet (scripts/build-lexicon.ts, reviewed once): synonyms, antonyms, derived
+ * forms and similar adjectives of its terms and cues. People-adjectives are not merged here: they judge only when said
+ * of a person (people.ts, FUNERAL_HOME_PEOPLE).
+ */
+export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
+  ...FUNERAL_HOME_HAND_TAXONOMY,
+  aspects: FUNERAL_HOME_HAND_TAXONOMY.aspects.map((a) => {
+    const grown = (lexicon.aspects as Record<string, { terms: string[]; positive: string[]; negative: string[] }>)[a.id]
+    const union = (base: string[], more: string[] = []) => [...new Set([...base, ...more])]
+    return { ...a, terms: union(a.terms, grown?.terms), positive: union(a.positive, grown?.positive), negative: union(a.negative, grown?.negative) }
+  })
+})
+
+/** People-adjectives of the built-in aspects and nouns for people; words that are already terms keep working as terms. */
+export const FUNERAL_HOME_PEOPLE = peopleLexicon(
+  Object.fromEntries(Object.entries(lexicon.people as unknown as Record<string, [string, number]>).filter(([w]) => !FUNERAL_HOME_TAXONOMY.aspects.some((a) => a.terms.includes(w)))),
+  lexicon.persons
+)

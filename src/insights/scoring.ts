@@ -2,6 +2,7 @@ import { CONTRAST, ironic, splitClauses } from './clauses.js'
 import { findIdioms } from './idioms.js'
 import { BOOSTERS, HEDGES, NEGATORS, SERVICE_ACTIONS, valence } from './lexicon.js'
 import { tokensText, type Sentence, type Token } from './nlp.js'
+import { peopleHits } from './people.js'
 import { findTerms, type CompiledTaxonomy, type TermHit } from './taxonomy.js'
 
 /**
@@ -80,7 +81,7 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placemen
     if (h.hedge) hedgeEnds.add(h.end)
   }
   for (const i of othersWaiting(tokens)) [blocked, locked].forEach((set) => set.add(i))
-  const found = findTerms(tax, tokens, blocked).filter((h) => !modifier(tokens, h, tax))
+  const found = withPeople(findTerms(tax, tokens, blocked).filter((h) => !modifier(tokens, h, tax)), tokens, tax, blocked)
   for (const h of found) if (setting(tokens, h)) h.setting = true
   const terms = found.length ? found : fallback
   const here = [...new Set(terms.map((t) => t.aspect))]
@@ -108,6 +109,15 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placemen
   for (const [j] of negatedFrom) if (valences[j] !== 0 && termSigns.has(j)) cueOwner[j] ??= terms.find((h) => h.start === j)?.aspect
   applyIntensity(tokens, valences, hedgeEnds, locked)
   return { tokens, text: tokensText(tokens), valences, terms, negatedFrom, cueOwner, ...placement }
+}
+
+/** Adjectives said of the staff ("so tactful", "they seemed scatterbrained") join the terms, in order. */
+function withPeople(terms: TermHit[], tokens: Token[], tax: CompiledTaxonomy, blocked: Set<number>): TermHit[] {
+  if (!tax.people) return terms
+  const taken = new Set(blocked)
+  for (const h of terms) for (let i = h.start; i < h.end; i++) taken.add(i)
+  const people = peopleHits(tokens, tax.people, taken)
+  return people.length ? [...terms, ...people].sort((a, b) => a.start - b.start) : terms
 }
 
 const FIRST_PERSON = new Set(['i', 'we', 'us', 'me'])

@@ -1,5 +1,7 @@
 import type { AspectDefinition, Taxonomy } from '../domain/index.js'
+import { FUNERAL_HOME_PEOPLE, FUNERAL_HOME_TAXONOMY } from './funeral-home-taxonomy.js'
 import { parseText, type Token } from './nlp.js'
+import type { PeopleLexicon } from './people.js'
 
 /**
  * A term as a sequence of lowercase words. A word matches a token with that surface form or that lemma, so "call"
@@ -23,6 +25,8 @@ export interface CompiledTaxonomy {
   /** Per aspect: the sign of "no <term>" (+1 "no fees", -1 "no ramp"). */
   negatedSign: Map<string, number>
   turnaroundSubject: Set<string>
+  /** Adjectives that judge an aspect when said of a person; the built-in taxonomy's, or none for a business's own. */
+  people: PeopleLexicon | undefined
 }
 
 function words(phrase: string): string[] {
@@ -30,7 +34,7 @@ function words(phrase: string): string[] {
   return parseText(phrase).flatMap((s) => s.tokens.map((t) => t.lower))
 }
 
-export function compileTaxonomy(taxonomy: Taxonomy): CompiledTaxonomy {
+export function compileTaxonomy(taxonomy: Taxonomy, people = taxonomy === FUNERAL_HOME_TAXONOMY ? FUNERAL_HOME_PEOPLE : undefined): CompiledTaxonomy {
   const byFirst = new Map<string, Term[]>()
   const cues = new Map<string, Map<string, number>>()
   for (const a of taxonomy.aspects) {
@@ -50,7 +54,7 @@ export function compileTaxonomy(taxonomy: Taxonomy): CompiledTaxonomy {
   for (const list of byFirst.values()) list.sort((x, y) => y.words.length - x.words.length)
   const turnaroundSubject = new Set((taxonomy.turnaround?.subject ?? []).flatMap(words))
   const negatedSign = new Map(taxonomy.aspects.map((a) => [a.id, a.negated === 'praise' ? 1 : -1]))
-  return { source: taxonomy, aspects: taxonomy.aspects, byFirst, cues, turnaroundSubject, negatedSign }
+  return { source: taxonomy, aspects: taxonomy.aspects, byFirst, cues, turnaroundSubject, negatedSign, people }
 }
 
 export interface TermHit {

@@ -1,6 +1,7 @@
 /** Mentions: which staff, services and service areas a review names, and what a search filter value refers to. */
 import type { Business, Mentions } from '../domain/index.js'
 import { FuzzyNames } from './fuzzy.js'
+import { ServiceKinds } from './kinds.js'
 import { buildPatterns, staffNameWords, type Kind, type Pattern } from './patterns.js'
 import { tokenize, type Token } from './text.js'
 import { NAME_LIKE_WORDS } from './words.js'
@@ -38,6 +39,8 @@ class Matcher implements MentionIndex {
   private readonly fuzzy: FuzzyNames
   private readonly technicianKeys = new Map<string, string>()
   private readonly serviceKeys = new Map<string, string>()
+  private readonly kinds: ServiceKinds
+  private readonly serviceOrder: Map<string, number>
 
   constructor(business: Business) {
     const patterns = buildPatterns(business)
@@ -51,6 +54,8 @@ class Matcher implements MentionIndex {
     }
     this.fuzzy = new FuzzyNames(staffNameWords(business))
     this.addUniqueSurnames(business)
+    this.kinds = new ServiceKinds(business.services.map((s) => ({ id: s.id, phrases: [s.id.replace(/-/g, ' '), s.name, ...s.aliases] })))
+    this.serviceOrder = new Map(business.services.map((s, i) => [s.id, i]))
   }
 
   detect(text: string | null): Mentions {
@@ -59,6 +64,8 @@ class Matcher implements MentionIndex {
     // Someone who writes without any capitals still misspells names; let every word be a misspelling candidate then.
     const mode: ScanMode = { fuzzyLowercase: !/\p{Lu}/u.test(text), ignoreCapitalRule: false }
     this.scan(tokenize(text), mode, (p) => found[p.kind].set(p.key, p.order))
+    // Services named by their kind rather than their name: "the flag ceremony", "we scattered his ashes".
+    for (const id of this.kinds.find(text)) if (!found.services.has(id)) found.services.set(id, this.serviceOrder.get(id)!)
     return { technicians: ordered(found.technicians), services: ordered(found.services), service_areas: ordered(found.service_areas) }
   }
 

@@ -80,6 +80,41 @@ describe('service and area mentions', () => {
   })
 })
 
+describe('services named by their kind', () => {
+  const kinds = buildMentionIndex(
+    Business.parse({
+      id: 'kinds',
+      name: 'Kinds',
+      address: {},
+      services: [
+        { id: 'direct-cremation', name: 'Direct Cremation', aliases: [] },
+        { id: 'memorial-service', name: 'Memorial Service', aliases: [] },
+        { id: 'graveside-service', name: 'Graveside Service', aliases: [] },
+        { id: 'veterans-honors', name: 'Veterans Honors', aliases: [] },
+        { id: 'ash-scattering', name: 'Ash Scattering', aliases: [] },
+        { id: 'pre-planning', name: 'Pre-Planning', aliases: [] }
+      ]
+    })
+  )
+  const services = (text: string) => kinds.detect(text).services
+  test('a phrase of a kind names the one service of that kind', () => {
+    assert.deepEqual(services('The flag ceremony left no dry eye.'), ['veterans-honors'])
+    assert.deepEqual(services('Dad pre-paid everything in 2006.'), ['pre-planning'])
+    assert.deepEqual(services('The service at the cemetery was short.'), ['graveside-service'])
+    assert.deepEqual(services('Nothing fancy, just a cremation.'), ['direct-cremation'])
+  })
+  test('a verb of a kind counts only with what it acts on: scattering ashes, not a scattered family', () => {
+    assert.deepEqual(services("We scattered Mum's ashes off the point."), ['ash-scattering'])
+    assert.deepEqual(services('Our family is scattered across three states.'), [])
+  })
+  test('words that are part of several services name none: the cremation, the burial, the service', () => {
+    assert.deepEqual(services('Dec handled the cremation and the burial went fine. The service was lovely.'), [])
+  })
+  test('a kind no service of the business has names nothing', () => {
+    assert.deepEqual(services('The livestream froze.'), [])
+  })
+})
+
 describe('resolving search filter values', () => {
   test('technicians by name, alias, first name, unique surname or misspelling, in any case', () => {
     for (const v of ['peggy', 'MARGARET HOLLIS', 'margaret', 'Hollis', 'margret', 'mrs. hollis']) assert.equal(m.resolveTechnician(v), 'Margaret Hollis', v)
