@@ -2,6 +2,7 @@ import type { Review, ReviewAnalysis } from '../domain/index.js'
 import type { MentionIndex } from '../mentions/index.js'
 import { statedDurations } from './durations.js'
 import { keyphrases, type Keyphrase } from './keyphrases.js'
+import { addedAspects, features, type AspectModel } from './model.js'
 import { parseText, tokensText, type Sentence, type Token } from './nlp.js'
 import { scoreSentence, type ScoredClause } from './scoring.js'
 import type { CompiledTaxonomy, TermHit } from './taxonomy.js'
@@ -9,6 +10,8 @@ import type { CompiledTaxonomy, TermHit } from './taxonomy.js'
 export interface AnalysisContext {
   taxonomy: CompiledTaxonomy
   mentions: MentionIndex
+  /** The learned aspect detector (model.ts), for the built-in taxonomy only. */
+  model?: AspectModel | undefined
 }
 
 export interface PhraseUse {
@@ -55,6 +58,7 @@ export function analyzeReview(review: Review, ctx: AnalysisContext): ReviewWork 
   for (const s of sentences) scored.push(scoreSentence(s, ctx.taxonomy, scored.at(-1)?.at(-1)).map((c) => readIrony(c, review.rating)))
   const clauses = scored.flat()
   const aspects = aspectMentions(clauses, review.rating)
+  if (ctx.model) aspects.push(...learnedMentions(ctx.model, sentences, clauses, aspects.map((a) => a.result.id), review.rating))
   const judgements = aspects.map((a) => a.result.sentiment)
   return {
     ...base,
@@ -199,6 +203,22 @@ function aspectMentions(clauses: ScoredClause[], rating: number) {
     const sentiment = polarityOf(evidence)
     const unique = [...new Map(phrases.map((p) => [p.key, p])).values()]
     return { result: { id, sentiment, score, phrases: unique.map((p) => p.surface) } as ReviewAnalysis['aspects'][number], phrases: unique }
+  })
+}
+
+/**
+ * Aspects the learned model finds and the rules missed. Each takes the judgement of the clause whose words weigh most
+ * for the aspect in the model, or the stars' side when that clause judges nothing.
+ */
+function learnedMentions(model: AspectModel, sentences: Sentence[], clauses: ScoredClause[], found: string[], rating: number) {
+  return addedAspects(model, features(sentences), found).map((id) => {
+    const weights = model.aspects[id]!.weights
+    const weight = (c: ScoredClause) => c.tokens.reduce((a, t) => a + Math.max(0, weights[t.lemma] ?? 0), 0)
+    const best = clauses.reduce((a, c) => (weight(c) > weight(a) ? c : a), clauses[0]!)
+    const stated = clauseScore(best)
+    const score = round(Math.abs(stated) >= SIGNAL ? stated : prior(rating))
+    const sentiment = score > SIGNAL ? 'positive' : score < -SIGNAL ? 'negative' : 'neutral'
+    return { result: { id, sentiment, score, phrases: [] } as ReviewAnalysis['aspects'][number], phrases: [] as PhraseUse[] }
   })
 }
 

@@ -9,6 +9,7 @@ import { temporal } from './aggregate/temporal.js'
 import { topics } from './aggregate/topics.js'
 import { analyzeReview, type AnalysisContext, type ReviewWork } from './analyze.js'
 import { FUNERAL_HOME_TAXONOMY } from './funeral-home-taxonomy.js'
+import { ASPECT_MODEL } from './model.js'
 import { compileTaxonomy } from './taxonomy.js'
 
 export const INSIGHTS_VERSION = 1
@@ -26,7 +27,8 @@ export class InsightsEngine {
     readonly business: Business,
     mentions: MentionIndex
   ) {
-    this.ctx = { taxonomy: compileTaxonomy(business.taxonomy ?? FUNERAL_HOME_TAXONOMY), mentions }
+    // The learned model knows the built-in aspects only; a business's own taxonomy is read by the rules alone.
+    this.ctx = { taxonomy: compileTaxonomy(business.taxonomy ?? FUNERAL_HOME_TAXONOMY), mentions, model: business.taxonomy ? undefined : ASPECT_MODEL }
   }
 
   /** `reviews` newest first, as published; `generatedAt` is when they last changed. */

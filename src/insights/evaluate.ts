@@ -2,6 +2,7 @@ import { Business, type Review } from '../domain/index.js'
 import { buildMentionIndex } from '../mentions/index.js'
 import { analyzeReview } from './analyze.js'
 import { FUNERAL_HOME_TAXONOMY } from './funeral-home-taxonomy.js'
+import { ASPECT_MODEL, type AspectModel } from './model.js'
 import { compileTaxonomy } from './taxonomy.js'
 
 /** A hand-labelled review: what a careful reader says the text is about. */
@@ -19,8 +20,16 @@ export interface Counts {
   fn: number
 }
 
+export interface AspectCounts extends Counts {
+  /** Polarity right / judged, on the mentions both the labels and the engine have. */
+  correct: number
+  judged: number
+}
+
 export interface Scores {
   reviews: number
+  /** Per aspect id: counts, as for `aspect`, and polarity. */
+  perAspect: Record<string, AspectCounts>
   aspect: Counts & { precision: number; recall: number; f1: number }
   polarity: { correct: number; total: number; accuracy: number; confusion: Record<string, number> }
   entity: Counts & { precision: number; recall: number; f1: number }
@@ -35,12 +44,16 @@ const prf = (c: Counts) => {
 
 /**
  * Scores the engine against labels: aspects as (review, aspect) pairs, polarity on the aspects both found, entities
- * (staff and services) as (review, entity) pairs. Uses the business's taxonomy, or the built-in one.
+ * (staff and services) as (review, entity) pairs. Uses the business's taxonomy, or the built-in one with the shipped
+ * learned model unless `model` says otherwise (null: the rules alone).
  */
-export function evaluate(businessInput: unknown, labelled: readonly LabelledReview[]): Scores {
+export function evaluate(businessInput: unknown, labelled: readonly LabelledReview[], options: { model?: AspectModel | null } = {}): Scores {
   const business = Business.parse(businessInput)
   const mentions = buildMentionIndex(business)
   const taxonomy = compileTaxonomy(business.taxonomy ?? FUNERAL_HOME_TAXONOMY)
+  const model = business.taxonomy ? undefined : options.model === undefined ? ASPECT_MODEL : (options.model ?? undefined)
+  const perAspect: Record<string, AspectCounts> = {}
+  const tally = (id: string) => (perAspect[id] ??= { tp: 0, fp: 0, fn: 0, correct: 0, judged: 0 })
   const aspect: Counts = { tp: 0, fp: 0, fn: 0 }
   const entity: Counts = { tp: 0, fp: 0, fn: 0 }
   const polarity = { correct: 0, total: 0 }
@@ -49,23 +62,27 @@ export function evaluate(businessInput: unknown, labelled: readonly LabelledRevi
   for (const l of labelled) {
     const found = mentions.detect(l.text)
     const review = asReview(l, found)
-    const predicted = new Map(analyzeReview(review, { taxonomy, mentions }).analysis.aspects.map((a) => [a.id, a.sentiment]))
+    const predicted = new Map(analyzeReview(review, { taxonomy, mentions, model }).analysis.aspects.map((a) => [a.id, a.sentiment]))
     for (const [id, gold] of Object.entries(l.labels.aspects)) {
       const got = predicted.get(id)
       if (!got) {
         aspect.fn++
+        tally(id).fn++
         errors.push(`${l.id} missed ${id} (${gold})`)
         continue
       }
       aspect.tp++
+      tally(id).tp++
+      tally(id).judged++
       polarity.total++
       confusion[`${gold}>${got}`] = (confusion[`${gold}>${got}`] ?? 0) + 1
-      if (got === gold) polarity.correct++
+      if (got === gold) (polarity.correct++, tally(id).correct++)
       else errors.push(`${l.id} ${id}: ${got}, labelled ${gold}`)
     }
     for (const id of predicted.keys()) {
       if (!(id in l.labels.aspects)) {
         aspect.fp++
+        tally(id).fp++
         errors.push(`${l.id} extra ${id} (${predicted.get(id)})`)
       }
     }
@@ -76,6 +93,7 @@ export function evaluate(businessInput: unknown, labelled: readonly LabelledRevi
   }
   return {
     reviews: labelled.length,
+    perAspect,
     aspect: prf(aspect),
     polarity: { ...polarity, accuracy: polarity.correct / (polarity.total || 1), confusion },
     entity: prf(entity),

@@ -1,0 +1,133 @@
+/**
+ * Training and k-fold cross-validation of the learned aspect detector (src/insights/model.ts), shared by
+ * scripts/train-insights-model.ts (which writes the shipped weights) and scripts/eval-insights.ts (which prints CV).
+ *
+ * Per aspect, L2-regularised logistic regression over lemma unigrams and bigrams seen in at least two training reviews,
+ * fitted by full-batch gradient descent from zero: the same data give the same weights.
+ */
+import { readFileSync } from 'node:fs'
+import { Business, type Review } from '../../src/domain/index.js'
+import { analyzeReview } from '../../src/insights/analyze.js'
+import type { LabelledReview } from '../../src/insights/evaluate.js'
+import { FUNERAL_HOME_TAXONOMY } from '../../src/insights/funeral-home-taxonomy.js'
+import { features, type AspectModel } from '../../src/insights/model.js'
+import { parseText } from '../../src/insights/nlp.js'
+import { compileTaxonomy } from '../../src/insights/taxonomy.js'
+import { buildMentionIndex } from '../../src/mentions/index.js'
+
+export const FOLDS = 5
+const ITERATIONS = 400
+const RATE = 0.5
+const L2 = 0.01
+const MIN_COUNT = 2
+/** Weights smaller than this are dropped, in cross-validation too, so what is measured is what ships. */
+const MIN_WEIGHT = 0.05
+
+const root = new URL('../../', import.meta.url)
+export const readEval = (f: string) => JSON.parse(readFileSync(new URL(`data/eval/${f}`, root), 'utf8'))
+
+const business = Business.parse(readEval('business.json'))
+const mentions = buildMentionIndex(business)
+const taxonomy = compileTaxonomy(FUNERAL_HOME_TAXONOMY)
+const ASPECTS = FUNERAL_HOME_TAXONOMY.aspects.map((a) => a.id)
+
+export interface Example {
+  review: LabelledReview
+  feats: Set<string>
+}
+
+export interface Tally {
+  tp: number
+  fp: number
+  fn: number
+  correct: number
+  judged: number
+}
+
+const tally = (): Tally => ({ tp: 0, fp: 0, fn: 0, correct: 0, judged: 0 })
+
+function asReview(l: LabelledReview): Review {
+  return {
+    id: l.id, author: 'evaluation', author_avatar_url: null, rating: l.rating, date: '2024-01-01', published_at: null, text: l.text, source: 'evaluation',
+    source_url: null, owner_reply: null, verified: true, language: 'en', updated_at: '2024-01-01T00:00:00Z', mentions: mentions.detect(l.text)
+  }
+}
+
+export const example = (review: LabelledReview): Example => ({ review, feats: features(parseText(review.text)) })
+
+/** Logistic regression for one aspect. */
+function fit(examples: Example[], aspect: string, vocabulary: string[]): AspectModel['aspects'][string] {
+  const index = new Map(vocabulary.map((f, i) => [f, i]))
+  const rows = examples.map((e) => [...e.feats].flatMap((f) => (index.has(f) ? [index.get(f)!] : [])))
+  const y = examples.map((e) => (aspect in e.review.labels.aspects ? 1 : 0))
+  const w = new Float64Array(vocabulary.length)
+  let bias = 0
+  for (let it = 0; it < ITERATIONS; it++) {
+    const grad = new Float64Array(vocabulary.length)
+    let gBias = 0
+    rows.forEach((row, n) => {
+      let z = bias
+      for (const j of row) z += w[j]!
+      const err = 1 / (1 + Math.exp(-z)) - y[n]!
+      gBias += err
+      for (const j of row) grad[j]! += err
+    })
+    for (let j = 0; j < w.length; j++) w[j] = w[j]! - RATE * (grad[j]! / rows.length + L2 * w[j]!)
+    bias -= (RATE * gBias) / rows.length
+  }
+  const weights: Record<string, number> = {}
+  vocabulary.forEach((f, j) => {
+    if (Math.abs(w[j]!) >= MIN_WEIGHT) weights[f] = Math.round(w[j]! * 1000) / 1000
+  })
+  return { bias: Math.round(bias * 1000) / 1000, weights }
+}
+
+export function train(examples: Example[], threshold: number): AspectModel {
+  const counts = new Map<string, number>()
+  for (const e of examples) for (const f of e.feats) counts.set(f, (counts.get(f) ?? 0) + 1)
+  const vocabulary = [...counts].filter(([, n]) => n >= MIN_COUNT).map(([f]) => f).sort()
+  return { threshold, aspects: Object.fromEntries(ASPECTS.map((a) => [a, fit(examples, a, vocabulary)])) }
+}
+
+function score(examples: Example[], model: AspectModel | undefined, into: Tally): void {
+  for (const { review } of examples) {
+    const got = new Map(analyzeReview(asReview(review), { taxonomy, mentions, model }).analysis.aspects.map((a) => [a.id, a.sentiment]))
+    for (const [id, gold] of Object.entries(review.labels.aspects)) {
+      if (!got.has(id)) into.fn++
+      else {
+        into.tp++
+        into.judged++
+        if (got.get(id) === gold) into.correct++
+      }
+    }
+    for (const id of got.keys()) if (!(id in review.labels.aspects)) into.fp++
+  }
+}
+
+/** Deterministic folds: reviews in id order, dealt round-robin. */
+function folds(examples: Example[]): Example[][] {
+  const sorted = [...examples].sort((a, b) => a.review.id.localeCompare(b.review.id))
+  return Array.from({ length: FOLDS }, (_, k) => sorted.filter((_, i) => i % FOLDS === k))
+}
+
+/** Each fold scored by the rules alone and by the rules with a model trained on the other folds, at each threshold. */
+export function crossValidate(examples: Example[], thresholds: number[]): { rules: Tally; learned: Map<number, Tally> } {
+  const split = folds(examples)
+  const rules = tally()
+  const learned = new Map(thresholds.map((t) => [t, tally()]))
+  split.forEach((held, k) => {
+    const model = train(split.filter((_, j) => j !== k).flat(), 0)
+    score(held, undefined, rules)
+    for (const t of thresholds) score(held, { ...model, threshold: t }, learned.get(t)!)
+  })
+  return { rules, learned }
+}
+
+export const f1 = (t: Tally) => (2 * t.tp) / (2 * t.tp + t.fp + t.fn || 1)
+
+export function tallyLine(name: string, t: Tally): string {
+  const p = t.tp / (t.tp + t.fp || 1)
+  const r = t.tp / (t.tp + t.fn || 1)
+  const pct = (x: number) => (x * 100).toFixed(1).padStart(5)
+  return `${name.padEnd(30)} aspect P ${pct(p)} R ${pct(r)} F1 ${pct(f1(t))}  polarity ${pct(t.correct / (t.judged || 1))} (${t.correct}/${t.judged})`
+}
