@@ -10,7 +10,7 @@ import { Business, type Review } from '../../src/domain/index.js'
 import { analyzeReview } from '../../src/insights/analyze.js'
 import type { LabelledReview } from '../../src/insights/evaluate.js'
 import { FUNERAL_HOME_TAXONOMY } from '../../src/insights/funeral-home-taxonomy.js'
-import { features, type AspectModel } from '../../src/insights/model.js'
+import { compileModel, features, type AspectModel, type CompiledModel } from '../../src/insights/model.js'
 import { parseText } from '../../src/insights/nlp.js'
 import { compileTaxonomy } from '../../src/insights/taxonomy.js'
 import { buildMentionIndex } from '../../src/mentions/index.js'
@@ -89,7 +89,7 @@ export function train(examples: Example[], threshold: number): AspectModel {
   return { threshold, aspects: Object.fromEntries(ASPECTS.map((a) => [a, fit(examples, a, vocabulary)])) }
 }
 
-function score(examples: Example[], model: AspectModel | undefined, into: Tally): void {
+function score(examples: Example[], model: CompiledModel | undefined, into: Tally): void {
   for (const { review } of examples) {
     const got = new Map(analyzeReview(asReview(review), { taxonomy, mentions, model }).analysis.aspects.map((a) => [a.id, a.sentiment]))
     for (const [id, gold] of Object.entries(review.labels.aspects)) {
@@ -118,7 +118,7 @@ export function crossValidate(examples: Example[], thresholds: number[]): { rule
   split.forEach((held, k) => {
     const model = train(split.filter((_, j) => j !== k).flat(), 0)
     score(held, undefined, rules)
-    for (const t of thresholds) score(held, { ...model, threshold: t }, learned.get(t)!)
+    for (const t of thresholds) score(held, compileModel({ ...model, threshold: t }), learned.get(t)!)
   })
   return { rules, learned }
 }

@@ -2,7 +2,7 @@ import type { Review, ReviewAnalysis } from '../domain/index.js'
 import type { MentionIndex } from '../mentions/index.js'
 import { statedDurations } from './durations.js'
 import { keyphrases, type Keyphrase } from './keyphrases.js'
-import { addedAspects, features, type AspectModel } from './model.js'
+import { addedAspects, type CompiledModel } from './model.js'
 import { parseText, tokensText, type Sentence, type Token } from './nlp.js'
 import { scoreSentence, type ScoredClause } from './scoring.js'
 import type { CompiledTaxonomy, TermHit } from './taxonomy.js'
@@ -10,8 +10,8 @@ import type { CompiledTaxonomy, TermHit } from './taxonomy.js'
 export interface AnalysisContext {
   taxonomy: CompiledTaxonomy
   mentions: MentionIndex
-  /** The learned aspect detector (model.ts), for the built-in taxonomy only. */
-  model?: AspectModel | undefined
+  /** The learned aspect detector (model.ts, compiled), for the built-in taxonomy only. */
+  model?: CompiledModel | undefined
 }
 
 export interface PhraseUse {
@@ -210,9 +210,9 @@ function aspectMentions(clauses: ScoredClause[], rating: number) {
  * Aspects the learned model finds and the rules missed. Each takes the judgement of the clause whose words weigh most
  * for the aspect in the model, or the stars' side when that clause judges nothing.
  */
-function learnedMentions(model: AspectModel, sentences: Sentence[], clauses: ScoredClause[], found: string[], rating: number) {
-  return addedAspects(model, features(sentences), found).map((id) => {
-    const weights = model.aspects[id]!.weights
+function learnedMentions(model: CompiledModel, sentences: Sentence[], clauses: ScoredClause[], found: string[], rating: number) {
+  return addedAspects(model, sentences, found).map((id) => {
+    const weights = model.weights[id]!
     const weight = (c: ScoredClause) => c.tokens.reduce((a, t) => a + Math.max(0, weights[t.lemma] ?? 0), 0)
     const best = clauses.reduce((a, c) => (weight(c) > weight(a) ? c : a), clauses[0]!)
     const stated = clauseScore(best)

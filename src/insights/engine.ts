@@ -9,8 +9,11 @@ import { temporal } from './aggregate/temporal.js'
 import { topics } from './aggregate/topics.js'
 import { analyzeReview, type AnalysisContext, type ReviewWork } from './analyze.js'
 import { FUNERAL_HOME_TAXONOMY } from './funeral-home-taxonomy.js'
-import { ASPECT_MODEL } from './model.js'
+import { ASPECT_MODEL, compileModel } from './model.js'
 import { compileTaxonomy } from './taxonomy.js'
+
+/** Compiled once per process; every engine of the built-in taxonomy shares it. */
+const SHIPPED = compileModel(ASPECT_MODEL)
 
 export const INSIGHTS_VERSION = 1
 export const MODEL = 'reviews-service-absa/1'
@@ -28,7 +31,7 @@ export class InsightsEngine {
     mentions: MentionIndex
   ) {
     // The learned model knows the built-in aspects only; a business's own taxonomy is read by the rules alone.
-    this.ctx = { taxonomy: compileTaxonomy(business.taxonomy ?? FUNERAL_HOME_TAXONOMY), mentions, model: business.taxonomy ? undefined : ASPECT_MODEL }
+    this.ctx = { taxonomy: compileTaxonomy(business.taxonomy ?? FUNERAL_HOME_TAXONOMY), mentions, model: business.taxonomy ? undefined : SHIPPED }
   }
 
   /** `reviews` newest first, as published; `generatedAt` is when they last changed. */

@@ -2,7 +2,7 @@ import { Business, type Review } from '../domain/index.js'
 import { buildMentionIndex } from '../mentions/index.js'
 import { analyzeReview } from './analyze.js'
 import { FUNERAL_HOME_TAXONOMY } from './funeral-home-taxonomy.js'
-import { ASPECT_MODEL, type AspectModel } from './model.js'
+import { ASPECT_MODEL, compileModel, type AspectModel } from './model.js'
 import { compileTaxonomy } from './taxonomy.js'
 
 /** A hand-labelled review: what a careful reader says the text is about. */
@@ -51,7 +51,8 @@ export function evaluate(businessInput: unknown, labelled: readonly LabelledRevi
   const business = Business.parse(businessInput)
   const mentions = buildMentionIndex(business)
   const taxonomy = compileTaxonomy(business.taxonomy ?? FUNERAL_HOME_TAXONOMY)
-  const model = business.taxonomy ? undefined : options.model === undefined ? ASPECT_MODEL : (options.model ?? undefined)
+  const chosen = options.model === undefined ? ASPECT_MODEL : options.model
+  const model = business.taxonomy || !chosen ? undefined : compileModel(chosen)
   const perAspect: Record<string, AspectCounts> = {}
   const tally = (id: string) => (perAspect[id] ??= { tp: 0, fp: 0, fn: 0, correct: 0, judged: 0 })
   const aspect: Counts = { tp: 0, fp: 0, fn: 0 }

@@ -63,9 +63,12 @@ class Matcher implements MentionIndex {
     const found: Record<Kind, Map<string, number>> = { technicians: new Map(), services: new Map(), service_areas: new Map() }
     // Someone who writes without any capitals still misspells names; let every word be a misspelling candidate then.
     const mode: ScanMode = { fuzzyLowercase: !/\p{Lu}/u.test(text), ignoreCapitalRule: false }
-    this.scan(tokenize(text), mode, (p) => found[p.kind].set(p.key, p.order))
+    const tokens = tokenize(text)
+    this.scan(tokens, mode, (p) => found[p.kind].set(p.key, p.order))
     // Services named by their kind rather than their name: "the flag ceremony", "we scattered his ashes".
-    for (const id of this.kinds.find(text)) if (!found.services.has(id)) found.services.set(id, this.serviceOrder.get(id)!)
+    if (tokens.some((t) => this.kinds.mayName(t.folded))) {
+      for (const id of this.kinds.find(text)) if (!found.services.has(id)) found.services.set(id, this.serviceOrder.get(id)!)
+    }
     return { technicians: ordered(found.technicians), services: ordered(found.services), service_areas: ordered(found.service_areas) }
   }
 

@@ -17,6 +17,11 @@ interface Kind {
   phrases: string[]
   /** Phrases that count only with one of these words in the clause ("scattered" with "ashes"). */
   needs?: { phrases: string[]; words: string[] }
+  /**
+   * The kind is named only by a service whose whole name or alias is one of `names`: "Burial" is the burial service,
+   * but "Green Burial" is one kind of burial, and "the burial" after a traditional funeral is not it.
+   */
+  exact?: boolean
 }
 
 const KINDS: Kind[] = [
@@ -48,7 +53,7 @@ const KINDS: Kind[] = [
     phrases: ['direct cremation', 'simple cremation', 'basic cremation', 'plain cremation', 'cremation only', 'just a cremation', 'just cremation', 'cremation with no service', 'cremation without a service', 'cremation and no service']
   },
   { names: ['traditional funeral', 'full service funeral', 'funeral with visitation'], phrases: ['traditional funeral', 'full service funeral', 'full funeral', 'traditional service', 'funeral with visitation', 'funeral with a visitation', 'funeral with viewing', 'funeral with a viewing'] },
-  { names: ['burial', 'interment', 'entombment'], phrases: ['burial', 'interment', 'entombment', 'laid to rest'] }
+  { names: ['burial', 'burial service', 'interment', 'entombment'], phrases: ['burial', 'interment', 'entombment', 'laid to rest'], exact: true }
 ]
 
 export interface ServiceNames {
@@ -74,6 +79,8 @@ export class ServiceKinds {
   private readonly kinds: CompiledKind[] = []
   /** Phrases by first word: [kind index, words, gated by `needs`]. */
   private readonly byFirst = new Map<string, [number, string[], boolean][]>()
+  /** The longest word of each phrase ("ceremony" in "flag ceremony", "honors" in "the honors"): a text without any has none. */
+  private readonly keys = new Set<string>()
   /** Words of each service's names that no other service's names use: they decide between services of one kind. */
   private readonly distinct = new Map<string, Set<string>>()
 
@@ -81,12 +88,14 @@ export class ServiceKinds {
     const named = services.map((s) => ({ id: s.id, phrases: s.phrases.map(words) }))
     for (const k of KINDS) {
       // A kind belongs to the services whose own names name it.
-      const ids = named.filter((s) => k.names.some((n) => s.phrases.some((p) => occurs(words(n), p)))).map((s) => s.id)
+      const names = k.names.map(words)
+      const ids = named.filter((s) => names.some((n) => s.phrases.some((p) => (k.exact ? p.join(' ') === n.join(' ') : occurs(n, p))))).map((s) => s.id)
       if (ids.length === 0) continue
       const index = this.kinds.push({ services: ids, needs: k.needs && new Set(k.needs.words) }) - 1
       const add = (phrase: string, gated: boolean) => {
         const w = words(phrase)
         this.byFirst.set(w[0]!, [...(this.byFirst.get(w[0]!) ?? []), [index, w, gated]])
+        this.keys.add(w.reduce((a, b) => (b.length > a.length ? b : a)))
       }
       for (const p of k.phrases) add(p, false)
       for (const p of k.needs?.phrases ?? []) add(p, true)
@@ -94,6 +103,11 @@ export class ServiceKinds {
     const counts = new Map<string, number>()
     for (const s of named) for (const w of new Set(s.phrases.flat())) counts.set(w, (counts.get(w) ?? 0) + 1)
     for (const s of named) this.distinct.set(s.id, new Set(s.phrases.flat().filter((w) => counts.get(w) === 1)))
+  }
+
+  /** Whether a word is the key word of a phrase of a kind: most texts have none and need no closer look. */
+  mayName(word: string): boolean {
+    return this.keys.has(word)
   }
 
   /** Service ids the text names by kind, clause by clause. */

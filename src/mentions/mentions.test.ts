@@ -113,6 +113,11 @@ describe('services named by their kind', () => {
   test('a kind no service of the business has names nothing', () => {
     assert.deepEqual(services('The livestream froze.'), [])
   })
+  test('a generic word names a service only when that is the service\'s whole name: "Burial", not "Green Burial"', () => {
+    const only = (name: string) => buildMentionIndex(Business.parse({ id: 'b', name: 'B', address: {}, services: [{ id: 's', name, aliases: [] }] }))
+    assert.deepEqual(only('Burial').detect("Dad's burial was on Friday.").services, ['s'])
+    assert.deepEqual(only('Green Burial').detect("Dad's burial was on Friday.").services, [])
+  })
 })
 
 describe('resolving search filter values', () => {
