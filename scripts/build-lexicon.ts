@@ -61,12 +61,14 @@ function seeds(): Seed[] {
     const extra = seedsFile.extra_seeds[a.id] ?? {}
     for (const w of extra.positive ?? []) signOf.set(w, 1)
     for (const w of extra.negative ?? []) signOf.set(w, -1)
+    const extraWords = new Set<string>([...(extra.positive ?? []), ...(extra.negative ?? [])])
     const words = new Set([...a.terms.filter((t) => !t.includes('<') && t.split(' ').length === 1), ...signOf.keys()])
     for (const word of words) {
       const sign = signOf.get(word) ?? 0
       // Cues judge, so they are read as adjectives (or adverbs); a term in the part of speech it is most often tagged with.
       const order: Pos[] = sign ? ['a', 'r', 'n', 'v'] : (['n', 'v', 'a', 'r'] as Pos[]).sort((x, y) => wn.tagged(word, y) - wn.tagged(word, x))
-      const pos = order.find((p) => wn.sensesOf(word, p).length > 0)
+      // A hand seed WordNet lacks ("on the ball") is kept as an adjective, with nothing grown from it.
+      const pos = order.find((p) => wn.sensesOf(word, p).length > 0) ?? (extraWords.has(word) ? 'a' : undefined)
       if (pos) out.push({ aspect: a.id, word: word.toLowerCase(), sign, pos, term: a.terms.includes(word) })
     }
   }

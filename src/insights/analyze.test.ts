@@ -131,6 +131,7 @@ describe('judgements of people', () => {
     assert.equal(aspects('Everyone was considerate.', 3).compassion, 'positive')
     assert.equal(aspects('The director was curt on the phone.', 3).compassion, 'negative')
     assert.equal(aspects('They seemed scatterbrained from the first meeting.', 3).professionalism, 'negative')
+    assert.equal(aspects('Priya was on the ball from start to finish.', 3).professionalism, 'positive')
   })
   test('with nothing named it is said of the staff: "So tactful."', () => {
     assert.equal(aspects('So tactful.', 5).compassion, 'positive')

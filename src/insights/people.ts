@@ -13,13 +13,14 @@ export interface PeopleLexicon {
   adjectives: Map<string, { aspect: string; sign: number }>
   /** Nouns for people (WordNet noun.person, and groups such as "staff"). */
   persons: ReadonlySet<string>
-  /** Longest adjective phrase, in words. */
-  longest: number
+  /** First words of the phrases of more than one word ("on" of "on the ball"): only they need a longer look. */
+  phraseStarts: ReadonlySet<string>
 }
 
 export function peopleLexicon(adjectives: Record<string, readonly [string, number] | [string, number]>, persons: readonly string[]): PeopleLexicon {
   const map = new Map(Object.entries(adjectives).map(([w, [aspect, sign]]) => [w, { aspect, sign }]))
-  return { adjectives: map, persons: new Set(persons), longest: Math.max(1, ...[...map.keys()].map((w) => w.split(' ').length)) }
+  const phraseStarts = new Set([...map.keys()].filter((w) => w.includes(' ')).map((w) => w.split(' ')[0]!))
+  return { adjectives: map, persons: new Set(persons), phraseStarts }
 }
 
 /** Verbs that link a subject to what describes it: "was curt", "seemed scatterbrained", "came across as clueless". */
@@ -47,13 +48,17 @@ export function peopleHits(tokens: readonly Token[], lexicon: PeopleLexicon, tak
 }
 
 function adjectiveAt(tokens: readonly Token[], i: number, lexicon: PeopleLexicon) {
-  for (let n = Math.min(lexicon.longest, tokens.length - i); n >= 1; n--) {
-    const span = tokens.slice(i, i + n)
-    const entry = lexicon.adjectives.get(span.map((t) => t.lower).join(' ')) ?? (n === 1 ? lexicon.adjectives.get(span[0]!.lemma) : undefined)
-    // One word must be used as an adjective; wink takes a capitalised first word for a name ("Dismissive.").
-    if (entry && (n > 1 || span[0]!.pos === 'ADJ' || (i === 0 && span[0]!.pos === 'PROPN'))) return { entry, length: n }
+  const t = tokens[i]!
+  if (lexicon.phraseStarts.has(t.lower)) {
+    for (let n = Math.min(4, tokens.length - i); n > 1; n--) {
+      const entry = lexicon.adjectives.get(tokens.slice(i, i + n).map((x) => x.lower).join(' '))
+      if (entry) return { entry, length: n }
+    }
   }
-  return undefined
+  // One word must be used as an adjective; wink takes a capitalised first word for a name ("Dismissive.").
+  if (t.pos !== 'ADJ' && !(i === 0 && t.pos === 'PROPN')) return undefined
+  const entry = lexicon.adjectives.get(t.lower) ?? lexicon.adjectives.get(t.lemma)
+  return entry && { entry, length: 1 }
 }
 
 function kindOf(t: Token, lexicon: PeopleLexicon): Target | undefined {
