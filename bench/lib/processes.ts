@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
+import { descendants } from './host.js'
 
 export interface Running {
   url: string
@@ -74,11 +75,4 @@ export function cpuMs(pid: number): number {
 /** CPU time (ms) of a process and all its descendants (a cluster primary and its workers, an nginx master and its workers). */
 export function treeCpuMs(pid: number): number {
   return [pid, ...descendants(pid)].reduce((sum, p) => sum + cpuMs(p), 0)
-}
-
-function descendants(pid: number): number[] {
-  const children = readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
-    readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number)
-  )
-  return children.flatMap((c) => [c, ...descendants(c)])
 }
