@@ -52,6 +52,8 @@ interface Candidate {
 const MAX_RANK = 2
 /** A word with more senses than this says little on its own ("big", "old", "positive"). */
 const MAX_SENSES = 4
+/** A word WordNet's tagged corpus never saw is kept only with this many senses or fewer. */
+const MAX_RARE_SENSES = 2
 const wn = new WordNet()
 
 function seeds(): Seed[] {
@@ -119,7 +121,10 @@ type Decision = 'kept' | `rejected: ${string}`
 function decide(c: Candidate, taken: Map<string, Set<string>>, existing: Set<string>): Decision {
   if (existing.has(c.word)) return 'rejected: already in the taxonomy'
   if (c.rank > MAX_RANK) return `rejected: sense ${c.rank === Infinity ? '?' : c.rank} of the word, not one of its two most frequent`
-  if (!wn.tagged(c.word, c.pos)) return 'rejected: never seen in WordNet\'s tagged corpus'
+  // A word the tagged corpus never saw is rare. Of people's manner and competence it is kept when it has at most two
+  // senses, so that it cannot mean much else ("unflappable", "tactless", "inconsiderate"); of other aspects, not at all.
+  const people = (seedsFile.people_aspects as string[]).includes(c.aspect)
+  if (!wn.tagged(c.word, c.pos) && !(people && wn.sensesOf(c.word, c.pos).length <= MAX_RARE_SENSES)) return people ? 'rejected: never seen in WordNet\'s tagged corpus, and more than two senses' : 'rejected: never seen in WordNet\'s tagged corpus'
   if (wn.sensesOf(c.word, c.pos).length > MAX_SENSES) return `rejected: ${wn.sensesOf(c.word, c.pos).length} senses, too general`
   if (/[^a-z' -]/.test(c.word) || c.word.split(' ').length > 3) return 'rejected: not a plain word or short phrase'
   if ((taken.get(c.word)?.size ?? 0) > 1) return `rejected: reached from ${[...taken.get(c.word)!].join(' and ')}`
@@ -141,8 +146,10 @@ function main(): void {
     const prev = seen.get(key)
     if (!prev || (prev.decision !== 'kept' && decision === 'kept')) seen.set(key, { ...c, decision })
   }
+  const events = eventLexicon()
+  for (const c of events.candidates) seen.set(`${c.aspect}\u0000${c.word}`, c)
   const candidates = [...seen.values()].sort((a, b) => a.aspect.localeCompare(b.aspect) || a.word.localeCompare(b.word))
-  const kept = candidates.filter((c) => c.decision === 'kept')
+  const kept = candidates.filter((c) => c.decision === 'kept' && !c.aspect.startsWith('event:'))
 
   const peopleAspects = new Set<string>(seedsFile.people_aspects)
   const aspects: Record<string, { terms: string[]; positive: string[]; negative: string[] }> = {}
@@ -170,13 +177,85 @@ function main(): void {
     aspects,
     people: sorted(people),
     valence: sorted(valence),
-    persons: personNouns()
+    persons: personNouns(),
+    kin: kinNouns(),
+    events: events.lexicon
   }
   writeFileSync(new URL('src/insights/wordnet-lexicon.json', root), `${JSON.stringify(lexicon)}\n`)
   const rows = candidates.map(({ aspect, word, sign, relation, seed, rank, gloss, decision }) => JSON.stringify({ aspect, word, sign, relation, seed, rank, gloss, decision }))
   writeFileSync(new URL('data/lexicon/wordnet-candidates.json', root), `[\n${rows.join(',\n')}\n]\n`)
   const count = (f: (c: (typeof candidates)[number]) => boolean) => candidates.filter(f).length
-  console.log(`${candidates.length} candidates, ${kept.length} kept (${Object.keys(people).length} people-adjectives), ${count((c) => c.decision.startsWith("rejected: on review"))} rejected on review, ${lexicon.persons.length} person nouns`)
+  console.log(`${candidates.length} candidates, ${kept.length} kept (${Object.keys(people).length} people-adjectives), ${count((c) => c.decision.startsWith("rejected: on review"))} rejected on review, ${lexicon.persons.length} person nouns, events: ${events.lexicon.care.length} of care, ${events.lexicon.failure.length} verbs and ${events.lexicon.faults.length} adjectives of failure`)
+}
+
+interface EventSeeds {
+  verbs: Record<string, number>
+  adjectives?: Record<string, number>
+  phrases: string[]
+}
+
+/**
+ * Verbs of care for the family and of failure (src/insights/events.ts). From each seed verb's sense (seeds.json
+ * `events`; 0 = the word alone, nothing grown), one hop: the other verbs of its synset and, for failures, the verbs
+ * below it (troponyms: "damage" -> "scratch", "dent"); from each failure adjective, its synset and similar adjectives.
+ * A candidate is kept in its two most frequent senses only, seen in WordNet's tagged corpus (or with at most two
+ * senses), and not rejected on review (key `event:care:word`, `event:failure:word`).
+ */
+function eventLexicon(): { lexicon: { care: string[]; failure: string[]; faults: string[] }; candidates: (Candidate & { decision: Decision })[] } {
+  const seeds = seedsFile.events as { care: EventSeeds; failure: EventSeeds }
+  const candidates: (Candidate & { decision: Decision })[] = []
+  const grow = (kind: 'care' | 'failure', pos: Pos, words: Record<string, number>, troponyms: boolean): string[] => {
+    const out = new Set<string>()
+    for (const [seed, n] of Object.entries(words)) {
+      const sense = n === 0 ? undefined : wn.sensesOf(seed, pos)[n - 1]
+      const reached: [string, Synset | undefined, Candidate['relation']][] = [[seed, sense, 'synonym']]
+      if (sense) {
+        for (const w of sense.words) reached.push([phrase(w), sense, 'synonym'])
+        for (const p of sense.pointers) {
+          const target = wn.synset(p.offset, p.pos)
+          if ((troponyms && p.symbol === '~') || (pos === 'a' && p.symbol === '&')) for (const w of target.words) reached.push([phrase(w), target, 'similar'])
+        }
+      }
+      for (const [word, via, relation] of reached) {
+        const aspect = `event:${kind}`
+        // A seed is kept whatever else reached it first.
+        const earlier = candidates.findIndex((c) => c.aspect === aspect && c.word === word)
+        if (earlier >= 0 && !(word in words && candidates[earlier]!.decision !== 'kept')) continue
+        if (earlier >= 0) candidates.splice(earlier, 1)
+        const rank = via ? wn.rank(word, via) : 1
+        const senses = wn.sensesOf(word, pos).length
+        const decision: Decision =
+          word in words
+            ? 'kept'
+            : rank > MAX_RANK
+              ? `rejected: sense ${rank === Infinity ? '?' : rank} of the word, not one of its two most frequent`
+              : !wn.tagged(word, pos) && senses > MAX_RARE_SENSES
+                ? "rejected: never seen in WordNet's tagged corpus, and more than two senses"
+                : review.reject[`${aspect}:${word}`]
+                  ? `rejected: on review, ${review.reject[`${aspect}:${word}`]}`
+                  : 'kept'
+        candidates.push({ aspect, word, sign: kind === 'care' ? 1 : -1, pos, term: true, seed, relation, gloss: via?.gloss.split(';')[0] ?? '', rank, decision })
+        if (decision === 'kept') out.add(word)
+      }
+    }
+    return [...out].sort()
+  }
+  const care = [...grow('care', 'v', seeds.care.verbs, false), ...seeds.care.phrases].sort()
+  const failure = [...grow('failure', 'v', seeds.failure.verbs, true), ...seeds.failure.phrases].sort()
+  const faults = grow('failure', 'a', seeds.failure.adjectives ?? {}, false)
+  return { lexicon: { care, failure, faults }, candidates }
+}
+
+/** The family's words for its own: WordNet's relatives (relative.n.01 and its hyponyms, seen in the tagged corpus) and seeds.json's `kin`. */
+function kinNouns(): string[] {
+  const words = new Set<string>(seedsFile.kin.words)
+  const except = new Set<string>(seedsFile.kin.except)
+  const walk = (s: Synset, depth: number): void => {
+    for (const w of s.words) if (!w.includes('_') && wn.tagged(w, 'n') && !except.has(w)) words.add(w)
+    if (depth < 4) for (const p of s.pointers) if (p.symbol === '~') walk(wn.synset(p.offset, p.pos), depth + 1)
+  }
+  walk(wn.sensesOf('relative', 'n')[0]!, 0)
+  return [...words].sort()
 }
 
 /** Common nouns for people: lemmas whose most frequent sense is in noun.person (not a proper name), seen in the tagged corpus. */

@@ -2,7 +2,7 @@ import type { Review, ReviewAnalysis } from '../domain/index.js'
 import type { MentionIndex } from '../mentions/index.js'
 import { statedDurations } from './durations.js'
 import { keyphrases, type Keyphrase } from './keyphrases.js'
-import { addedAspects, type CompiledModel } from './model.js'
+import { decide, type CompiledModel } from './model.js'
 import { parseText, tokensText, type Sentence, type Token } from './nlp.js'
 import { scoreSentence, type ScoredClause } from './scoring.js'
 import type { CompiledTaxonomy, TermHit } from './taxonomy.js'
@@ -57,8 +57,8 @@ export function analyzeReview(review: Review, ctx: AnalysisContext): ReviewWork 
   const scored: ScoredClause[][] = []
   for (const s of sentences) scored.push(scoreSentence(s, ctx.taxonomy, scored.at(-1)?.at(-1)).map((c) => readIrony(c, review.rating)))
   const clauses = scored.flat()
-  const aspects = aspectMentions(clauses, review.rating)
-  if (ctx.model) aspects.push(...learnedMentions(ctx.model, sentences, clauses, aspects.map((a) => a.result.id), review.rating))
+  const found = aspectMentions(clauses, review.rating)
+  const aspects = ctx.model ? [...withModel(ctx.model, sentences, clauses, found, review.rating)] : found
   const judgements = aspects.map((a) => a.result.sentiment)
   return {
     ...base,
@@ -145,6 +145,9 @@ function polarityOf(evidence: Evidence[]): ReviewAnalysis['aspects'][number]['se
   return pos > neg ? 'positive' : 'negative'
 }
 
+/** Aspects whose terms name an occasion or a place, which can be the setting of one another. */
+const EVENTS_AND_PLACES = new Set(['ceremony', 'facilities'])
+
 /** The strength of a judgement a clause implies rather than states. */
 const IMPLIED = 0.3
 
@@ -187,8 +190,10 @@ function aspectMentions(clauses: ScoredClause[], rating: number) {
     for (const hit of c.terms) {
       const { score, strongest } = mentionScore(c, hit)
       const stated = Math.abs(score) >= SIGNAL
-      // The place of a judgement about something else is not a topic: "at the viewing she was in the wrong blouse".
-      if (hit.setting && !stated && mood(c) !== 0) continue
+      // The place or time of a judgement, or of something staff did, is not a topic: "at the viewing she was in the
+      // wrong blouse", "the casket was open at the viewing" ... "they had his glasses on upside down at the viewing".
+      // An event and its place are facts about each other ("the service was in the chapel at 11").
+      if (hit.setting && !stated && (mood(c) !== 0 || c.terms.some((h) => !h.setting && !EVENTS_AND_PLACES.has(h.aspect)))) continue
       const entry = byAspect.get(hit.aspect) ?? { evidence: [], phrases: [] }
       const weight = stated ? c.weight : c.weight / 2
       // Facts (a setting, an amount) judge nothing, so neither the context nor the stars make them praise.
@@ -206,15 +211,30 @@ function aspectMentions(clauses: ScoredClause[], rating: number) {
   })
 }
 
+type Mention = ReturnType<typeof aspectMentions>[number]
+
 /**
- * Aspects the learned model finds and the rules missed. Each takes the judgement of the clause whose words weigh most
- * for the aspect in the model, or the stars' side when that clause judges nothing.
+ * The rules' aspects as the learned model judges them: those it finds unlikely dropped, those it is sure of and the
+ * rules missed added. An added aspect takes the judgement of the clause whose words weigh most for it in the model, or
+ * the stars' side when that clause judges nothing.
  */
-function learnedMentions(model: CompiledModel, sentences: Sentence[], clauses: ScoredClause[], found: string[], rating: number) {
-  return addedAspects(model, sentences, found).map((id) => {
-    const weights = model.weights[id]!
-    const weight = (c: ScoredClause) => c.tokens.reduce((a, t) => a + Math.max(0, weights[t.lemma] ?? 0), 0)
-    const best = clauses.reduce((a, c) => (weight(c) > weight(a) ? c : a), clauses[0]!)
+function withModel(model: CompiledModel, sentences: Sentence[], clauses: ScoredClause[], found: Mention[], rating: number): Mention[] {
+  const evidence = new Map(found.map((a) => [a.result.id, { judged: a.phrases.some((p) => p.judged), sentiment: a.result.sentiment, phrases: a.phrases.length }]))
+  const { added, dropped } = decide(model, sentences, evidence)
+  return [...found.filter((a) => !dropped.includes(a.result.id)), ...learnedMentions(model, clauses, added, rating)]
+}
+
+function learnedMentions(model: CompiledModel, clauses: ScoredClause[], added: string[], rating: number): Mention[] {
+  return added.map((id) => {
+    const k = model.ids.indexOf(id)
+    // The clause whose words weigh most for the aspect (the first of equals), each clause weighed once.
+    let best = clauses[0]!
+    let most = -1
+    for (const c of clauses) {
+      let w = 0
+      for (const t of c.tokens) w += Math.max(0, model.unigrams.get(t.lemma)?.[k] ?? 0)
+      if (w > most) [best, most] = [c, w]
+    }
     const stated = clauseScore(best)
     const score = round(Math.abs(stated) >= SIGNAL ? stated : prior(rating))
     const sentiment = score > SIGNAL ? 'positive' : score < -SIGNAL ? 'negative' : 'neutral'

@@ -15,9 +15,11 @@ export function splitClauses(tokens: readonly Token[]): { tokens: Token[]; after
       return
     }
     // A contrast word opens a new clause ("kind, but the bill was a mess"), unless it begins the sentence, is an
-    // afterthought before a comma ("the eulogy, though, sounded canned", "a beautiful job though, I'll give him that")
+    // afterthought before a comma or a stop ("the eulogy, though, sounded canned", "a beautiful job though, I'll give
+    // him that", "Very slow though: five weeks")
     // or means "except" ("never called him anything but Bob").
-    if (CONTRAST.has(t.lower) && current.some((x) => x.pos !== 'PUNCT') && tokens[i + 1]?.lower !== ',' && !EXCEPTING.has(tokens[i - 1]?.lower ?? '')) {
+    const afterthought = tokens[i + 1] === undefined || tokens[i + 1]!.lower === ',' || HARD_STOPS.has(tokens[i + 1]!.lower) || tokens[i + 1]!.pos === 'PUNCT'
+    if (CONTRAST.has(t.lower) && current.some((x) => x.pos !== 'PUNCT') && !afterthought && !EXCEPTING.has(tokens[i - 1]?.lower ?? '')) {
       parts.push({ tokens: [t], after: t.lower })
     } else current.push(t)
     // A comma before a new subject and its verb ends a clause: "the building is fine, and the price was fair".
@@ -31,13 +33,15 @@ const NOUN_PHRASE = new Set(['DET', 'PRON', 'PROPN', 'NOUN', 'ADJ', 'NUM', 'PART
 /** Relative pronouns and subordinators open a clause that belongs to the one before ("..., which was amazing"). */
 const DEPENDENT = new Set(['which', 'who', 'whom', 'whose', 'that', 'where', 'when', 'while', 'if', 'because', 'as', 'since'])
 
-/** Whether a subject and its verb start at `from` (after "and", "so" or "or"). */
+/** Whether a subject and its verb start at `from` (after "and", "so" or "or"), perhaps with an adverb between them. */
 function newSubject(tokens: readonly Token[], from: number): boolean {
   const start = ['and', 'so', 'or'].includes(tokens[from]?.lower ?? '') ? from + 1 : from
   let subject = false
   for (let k = start; k < start + 5 && k < tokens.length; k++) {
     const t = tokens[k]!
     if (t.pos === 'AUX' || t.pos === 'VERB') return subject
+    // An adverb between the subject and its verb: "and Bea even brought", "and she quietly walked".
+    if (subject && t.pos === 'ADV') continue
     if (!NOUN_PHRASE.has(t.pos) || DEPENDENT.has(t.lower)) return false
     subject ||= SUBJECT.has(t.pos)
   }
@@ -45,7 +49,7 @@ function newSubject(tokens: readonly Token[], from: number): boolean {
 }
 
 const RELISH = new Set(['love', 'appreciate', 'enjoy', 'adore'])
-const IRONY_MARKERS = new Set(['such', 'wow', 'bravo', 'clearly'])
+const IRONY_MARKERS = new Set(['such', 'wow', 'bravo', 'clearly', 'indeed'])
 
 /**
  * Praise that is irony when the review is bad: relishing an ordeal ("Love being charged a coordination fee", "Really

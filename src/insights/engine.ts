@@ -13,7 +13,7 @@ import { ASPECT_MODEL, compileModel } from './model.js'
 import { compileTaxonomy } from './taxonomy.js'
 
 /** Compiled once per process; every engine of the built-in taxonomy shares it. */
-const SHIPPED = compileModel(ASPECT_MODEL)
+const SHIPPED = ASPECT_MODEL ? compileModel(ASPECT_MODEL) : undefined
 
 export const INSIGHTS_VERSION = 1
 export const MODEL = 'reviews-service-absa/1'

@@ -1,4 +1,5 @@
 import { Taxonomy } from '../domain/index.js'
+import { eventLexicon } from './events.js'
 import { peopleLexicon } from './people.js'
 import lexicon from './wordnet-lexicon.json' with { type: 'json' }
 
@@ -92,7 +93,8 @@ export const FUNERAL_HOME_HAND_TAXONOMY = Taxonomy.parse({
         'overcharged', 'afford', 'pay', 'paid', 'financing', 'discount', 'transparent', 'transparency', 'worth every penny',
         'hidden fee', 'surprise', 'markup', 'pricey', 'costly', 'estimate', 'charged', 'waived', 'pressure', 'pressured',
         'sales pitch', 'being sold', '$', 'payment plan', 'prices', 'costs', 'fees', 'charges', 'expense', 'expenses',
-        'upgrade', 'upgrades'
+        'upgrade', 'upgrades', 'pushed anything', 'push anything', 'pushes anything', 'pushing anything', 'pushed us',
+        'push us', 'pushing us', 'pushed me', 'talk us into', 'talked us into', 'talk me into', 'talked me into'
       ],
       positive: ['affordable', 'reasonable', 'fair', 'transparent', 'upfront', 'itemized', 'honest', 'discount', 'waived', 'cheaper', 'cheap', 'inexpensive', 'bargain', 'worth', 'value', 'exactly', 'less', 'lower', 'lowest', 'below', 'under'],
       negative: ['expensive', 'overpriced', 'overcharged', 'overcharge', 'pushy', 'upsell', 'upselling', 'upsold', 'hidden', 'surprise', 'steep', 'exorbitant', 'pricey', 'costly', 'markup', 'extra', 'high', 'pressure', 'pressured', 'double', 'doubled', 'twice', 'padded', 'inflated']
@@ -112,7 +114,8 @@ export const FUNERAL_HOME_HAND_TAXONOMY = Taxonomy.parse({
         'back within', 'ready within', 'sorted in <duration>', 'handled in <duration>', 'finished in <duration>',
         'completed in <duration>', 'arrived in <duration>', 'delivered in <duration>', 'filed in <duration>',
         'swiftly', 'took weeks', 'same day', 'next day', 'within the hour', 'within an hour', 'turnaround',
-        'hours later', 'days later', 'weeks later', 'on schedule', 'behind schedule'
+        'hours later', 'days later', 'weeks later', 'on schedule', 'behind schedule',
+        'take so long', 'taking forever', '<duration> start to finish', 'hours early', 'minutes early'
       ],
       positive: ['quick', 'quickly', 'fast', 'prompt', 'promptly', 'timely', 'punctual', 'immediately', 'swift', 'swiftly', 'early', 'on time', 'within', 'right on time', 'ahead of schedule', 'in no time', 'on schedule', 'arrived on time'],
       negative: ['late', 'delay', 'delayed', 'slow', 'slowly', 'forever', 'overdue', 'long', 'wait', 'waiting', 'behind', 'finally', 'supposed', 'behind schedule', 'took so long', 'showed up late', 'arrived late']
@@ -141,11 +144,17 @@ export const FUNERAL_HOME_HAND_TAXONOMY = Taxonomy.parse({
         'paperwork', 'forms', 'death certificate', 'certificate', 'permit', 'obituary', 'arrangements', 'planning meeting',
         'arrangement meeting', 'logistics', 'transport', 'transfer', 'pickup', 'coordinate',
         'coordination', 'coordinated', 'va benefits', 'veterans benefits', 'insurance', 'social security', 'plot',
-        'headstone', 'documents', 'document', 'filing', 'filed', 'typo', 'misspelled', 'spelled', 'newspaper',
+        'headstone', 'documents', 'document', 'filing', 'filed', 'newspaper',
         'took care of everything', 'handled everything', 'death certificates', 'permits', 'on file', 'prearranged',
         'pre-arranged', 'preplanned', 'pre-planned', 'options', 'choices', 'removal', 'picked him up', 'picked her up',
         'picked up dad', 'picked up mom', 'brought him', 'brought her', 'coordinated with', 'preplan', 'pre-plan',
-        'preplanning', 'pre-planning', 'prearrangement', 'pre-arrangement'
+        'preplanning', 'pre-planning', 'prearrangement', 'pre-arrangement',
+        // Pre-planning and transfers as families write them (the phrases src/mentions/kinds.ts names these services by),
+        // the online tribute page, and the offices the paperwork goes to.
+        'prepaid', 'pre-paid', 'prepay', 'pre-pay', 'pre need', 'pre-need', 'preneed', 'planned ahead', 'plan ahead',
+        'planning ahead', 'planned in advance', 'paid in advance', 'arranged in advance', 'flown home', 'flew him home',
+        'flew her home', 'shipped him', 'shipped her', 'repatriation', 'online tribute', 'tribute page', 'memorial page',
+        'online obituary', 'online guest book', 'consulate', 'embassy', 'airline', 'the va', 'paper', 'picking up'
       ],
       positive: ['organized', 'easy', 'handled'],
       negative: ['misspelled', 'typo', 'lost', 'wrong', 'missing', 'forgot', 'forgotten']
@@ -161,7 +170,8 @@ export const FUNERAL_HOME_HAND_TAXONOMY = Taxonomy.parse({
         'memorial service', 'graveside service', 'committal service', 'the service', 'celebration of life', 'speaker',
         'microphone', 'slide show', 'photos', 'bagpipe', 'bagpiper', 'singer', 'organist', 'homily', 'sermon',
         'readings', 'the memorial', 'graveside', 'recording', 'military honors', 'bugler', 'webcast', 'streamed',
-        'livestreamed', 'zoom', "'s service", "'s memorial", "'s funeral", 'funeral mass'
+        'livestreamed', 'zoom', "'s service", "'s memorial", "'s funeral", 'funeral mass',
+        'scattering', 'send-off', 'sendoff'
       ],
       positive: ['moving', 'touching', 'meaningful', 'personal', 'personalized', 'heartfelt', 'fitting'],
       negative: ['impersonal', 'generic', 'template', 'glitch', 'glitchy', 'cut', 'froze', 'frozen', 'freeze', 'dropped', 'wrong']
@@ -177,9 +187,10 @@ export const FUNERAL_HOME_HAND_TAXONOMY = Taxonomy.parse({
 /**
  * The hand-written taxonomy grown from WordNet (scripts/build-lexicon.ts, reviewed once): synonyms, antonyms, derived
  * forms and similar adjectives of its terms and cues. People-adjectives are not merged here: they judge only when said
- * of a person (people.ts, FUNERAL_HOME_PEOPLE).
+ * of a person (people.ts, FUNERAL_HOME_PEOPLE). The hand part was parsed above; the grown one is generated data, so it
+ * is not held to the size limits of a business file's taxonomy.
  */
-export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
+export const FUNERAL_HOME_TAXONOMY: Taxonomy = ({
   ...FUNERAL_HOME_HAND_TAXONOMY,
   aspects: FUNERAL_HOME_HAND_TAXONOMY.aspects.map((a) => {
     const grown = (lexicon.aspects as Record<string, { terms: string[]; positive: string[]; negative: string[] }>)[a.id]
@@ -191,5 +202,9 @@ export const FUNERAL_HOME_TAXONOMY = Taxonomy.parse({
 /** People-adjectives of the built-in aspects and nouns for people; words that are already terms keep working as terms. */
 export const FUNERAL_HOME_PEOPLE = peopleLexicon(
   Object.fromEntries(Object.entries(lexicon.people as unknown as Record<string, [string, number]>).filter(([w]) => !FUNERAL_HOME_TAXONOMY.aspects.some((a) => a.terms.includes(w)))),
-  lexicon.persons
+  lexicon.persons,
+  lexicon.kin
 )
+
+/** Verbs of care and of failure of the built-in aspects (events.ts), grown from WordNet by scripts/build-lexicon.ts. */
+export const FUNERAL_HOME_EVENTS = eventLexicon(lexicon.events)

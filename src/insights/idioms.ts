@@ -94,7 +94,19 @@ const IDIOMS: Idiom[] = [
   { words: ['could', 'not', 'care', 'less'], valence: -0.6 },
   { words: ['no', 'doubt'], valence: null },
   { words: ['not', 'only'], valence: null },
-  { words: ['nothing', 'but'], valence: 0.3 }
+  { words: ['nothing', 'but'], valence: 0.3 },
+  // Common English idioms of complaint.
+  { words: ['be', 'a', 'joke'], valence: -0.6 },
+  { words: ['be', 'a', '*', 'joke'], valence: -0.6 },
+  { words: ['cash', 'grab'], valence: -0.6 },
+  { words: ['money', 'grab'], valence: -0.6 },
+  { words: ['like', 'pulling', 'teeth'], valence: -0.6 },
+  { words: ['short', 'and', 'sweet'], valence: null, blocksAspects: true },
+  // "No question", "without a single question": certainty and willingness, not communication.
+  { words: ['no', 'question'], valence: null, blocksAspects: true },
+  { words: ['without', 'question'], valence: 0.3, blocksAspects: true },
+  { words: ['without', 'a', 'question'], valence: 0.3, blocksAspects: true },
+  { words: ['without', 'a', '*', 'question'], valence: 0.3, blocksAspects: true }
 ]
 
 const byFirst = new Map<string, Idiom[]>()
@@ -112,13 +124,16 @@ export interface IdiomHit {
 
 const same = (t: Token | undefined, w: string) => t !== undefined && (w === '*' || t.lower === w || t.lemma === w)
 
+/** The first of `idioms` whose words match at i. */
+function idiomAt<D extends { words: readonly string[] }>(idioms: readonly D[] | undefined, tokens: readonly Token[], i: number): D | undefined {
+  return idioms?.find((d) => d.words.every((w, k) => same(tokens[i + k], w)))
+}
+
 export function findIdioms(tokens: readonly Token[]): IdiomHit[] {
   const hits: IdiomHit[] = []
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!
-    const idiom = [...(byFirst.get(t.lower) ?? []), ...(t.lemma !== t.lower ? (byFirst.get(t.lemma) ?? []) : [])].find((d) =>
-      d.words.every((w, k) => same(tokens[i + k], w))
-    )
+    const idiom = idiomAt(byFirst.get(t.lower), tokens, i) ?? (t.lemma !== t.lower ? idiomAt(byFirst.get(t.lemma), tokens, i) : undefined)
     if (!idiom) continue
     hits.push({ start: i, end: i + idiom.words.length, valence: idiom.valence, hedge: idiom.hedge ?? false, blocksAspects: idiom.blocksAspects ?? false })
     i += idiom.words.length - 1

