@@ -2,21 +2,19 @@
  * npm run eval:insights: scores the insights engine on the hand-labelled sets in data/eval/ (a fictional funeral home,
  * not the demo data). dev*.json were used while tuning the engine (each measured unseen first); test.json is held out
  * and never inspected (scored, its errors never listed); blind.json (issue 13) was written and labelled before the
- * engine ever ran on it, scored once as it was (data/eval/blind-first-run.txt), and is a development set since.
- * blind2.json is the second blind batch: it is read only when --blind2 is given.
+ * engine ever ran on it, scored once as it was (data/eval/blind-first-run.txt), and is a development set since; so is
+ * blind2.json, the second blind batch (its first run: data/eval/blind2-first-run.txt).
  *
  * Prints, per set, aspect precision/recall/F1, polarity accuracy and entity F1; per aspect, precision, recall and
  * polarity on the earlier sets and on each blind set; the polarity confusion tables; and k-fold cross-validation over
- * the seen sets (dev*, blind; never test or blind2) of the rules with the learned model (trained on the other folds)
+ * the seen sets (dev*, blind, blind2; never test) of the rules with the learned model (trained on the other folds)
  * next to the rules alone.
  * Targets on the earlier sets together: aspect F1 >= 0.85, polarity accuracy >= 0.90, entity F1 >= 0.95.
  *
- *   --sets=dev,dev2,blind   score only these sets (default: dev, dev2, dev3, dev4, test, blind)
- *   --blind2                also score data/eval/blind2.json (only when its first run is to be taken)
+ *   --sets=dev,dev2,blind   score only these sets (default: dev, dev2, dev3, dev4, test, blind, blind2)
  *   --errors[=set]          every disagreement with the labels (not for test)
  *   --tags                  per hard-case tag       --no-cv   skip cross-validation
  */
-import { existsSync } from 'node:fs'
 import { evaluate, type LabelledReview, type Scores } from '../src/insights/evaluate.js'
 import { ASPECT_MODEL } from '../src/insights/model.js'
 import { crossValidate, example, FOLDS, readEval, SEEN, settingName, tallyLine, type Setting } from './lib/insights-model.js'
@@ -25,13 +23,8 @@ const args = process.argv.slice(2)
 const flags = new Set(args)
 const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
 const EARLIER = ['dev', 'dev2', 'dev3', 'dev4', 'test']
-const DEFAULT_SETS = [...EARLIER, 'blind']
-const chosen = option('sets')?.split(',') ?? DEFAULT_SETS
-// The second blind batch is scored only on request: its first run must be the one taken after the method change.
-const withBlind2 = flags.has('--blind2')
-if (chosen.includes('blind2') && !withBlind2) throw new Error('blind2 is scored only with --blind2')
-const names = withBlind2 && !chosen.includes('blind2') ? [...chosen, 'blind2'] : chosen
-if (withBlind2 && !existsSync(new URL('../data/eval/blind2.json', import.meta.url))) throw new Error('data/eval/blind2.json does not exist yet')
+const DEFAULT_SETS = [...EARLIER, 'blind', 'blind2']
+const names = option('sets')?.split(',') ?? DEFAULT_SETS
 
 const business = readEval('business.json')
 const sets: Record<string, LabelledReview[]> = Object.fromEntries(names.map((s) => [s, readEval(`${s}.json`)]))

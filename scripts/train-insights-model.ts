@@ -2,14 +2,15 @@
  * npm run train:insights: trains the learned aspect detector (src/insights/model.ts) and measures, by k-fold
  * cross-validation over the seen sets, whether it helps the rules (scripts/lib/insights-model.ts does the work).
  *
- *   npm run train:insights                 5-fold CV over the seen sets (dev*.json, blind.json): the rules alone, and
+ *   npm run train:insights                 5-fold CV over the seen sets (dev*.json, blind*.json): the rules alone, and
  *                                          the rules with models of lemma n-grams, with and without the rules' own
  *                                          findings as features, adding at several thresholds and dropping at several
  *   npm run train:insights -- --write      also writes src/insights/aspect-model.json in the setting CV scored best,
- *                                          trained on all seen sets; or null (no model) if none beat the rules alone
+ *                                          trained on all seen sets, if it beats the rules alone by MARGIN; else null
+ *                                          (no model: the engine runs the rules alone)
  *   npm run train:insights -- --sets=dev,dev2   CV over fewer sets (measurement only, never --write)
  *
- * test.json is held out and blind2.json is the next blind batch: neither is ever read here.
+ * test.json is held out: it is never read here.
  */
 import { writeFileSync } from 'node:fs'
 import type { LabelledReview } from '../src/insights/evaluate.js'
@@ -23,6 +24,11 @@ if (write && sets.length !== SEEN.length) throw new Error('the shipped model is 
 
 /** F1 in tenths of a point: settings that score the same to that precision are equal, and the simpler one wins. */
 const points = (f: number) => Math.round(f * 1000)
+/**
+ * What a model must add to the rules' cross-validated F1, in tenths of a point, to ship: less is within the spread
+ * between folds. (Its best, +0.1 over the sets before blind2, came with -0.2 on blind2's first run.)
+ */
+const MARGIN = 5
 
 const SETTINGS: Setting[] = [false, true].flatMap((withRules) =>
   [0.6, 0.7, 0.8, 0.9].flatMap((threshold) => [0, 0.1, 0.2, 0.3].map((keep) => ({ threshold, keep, withRules })))
@@ -39,9 +45,9 @@ if (write) {
   const score = (s: Setting) => points(f1(learned.get(settingName(s))!))
   const [best] = [...SETTINGS].sort((a, b) => score(b) - score(a) || simpler(a, b))
   const target = new URL('../src/insights/aspect-model.json', import.meta.url)
-  if (score(best!) <= points(f1(rules))) {
+  if (score(best!) < points(f1(rules)) + MARGIN) {
     writeFileSync(target, 'null\n')
-    console.log('no setting beat the rules alone: src/insights/aspect-model.json is null (the engine runs the rules alone)')
+    console.log(`no setting beat the rules alone by ${MARGIN / 10} points: src/insights/aspect-model.json is null (the engine runs the rules alone)`)
   } else {
     const model = train(examples, best!)
     writeFileSync(target, `${JSON.stringify(model)}\n`)
