@@ -55,7 +55,9 @@ export async function startService(config: Config): Promise<Service> {
   let exposed: Server | undefined
   try {
     exposed = await exposeMetrics(config, metrics, log)
-    store = timedStore(await connect(config, log), metrics)
+    // METRICS_PORT=0 turns metrics off, the per-request and per-query observations with them.
+    const connected = await connect(config, log)
+    store = config.metrics ? timedStore(connected, metrics) : connected
     const node = await startNode(config, log, store, door, metrics)
     log.info({ host: address.address, port: address.port, baseUrl: config.urls.base, version: node.holder.current.version }, 'serving')
     return { ...node, store, log, metrics, address: { host: address.address, port: address.port }, stop: stopper(door, node, store, config.shutdownGraceMs, exposed) }
@@ -127,7 +129,7 @@ async function startNode(config: Config, log: Logger, store: Store, door: FrontD
     server: door.server,
     trustProxy: config.trustProxy,
     logRequestSample: config.logRequestSample,
-    observe: (route, method, status, seconds) => metrics.httpRequest(route, method, status, seconds)
+    observe: config.metrics ? (route, method, status, seconds) => metrics.httpRequest(route, method, status, seconds) : undefined
   })
   door.open(handle)
   return { app, holder, mcp, hub }

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify'
 import type { Logger } from 'pino'
 import { ServiceError, type ErrorBody, type ErrorCode } from '../domain/index.js'
 import { renderErrorPage } from '../pages/index.js'
@@ -47,7 +47,7 @@ const FASTIFY_CODES: Record<number, ErrorCode> = {
  * Every error leaves as JSON. A path that exists with other methods gets 405 and `Allow`; anything else 404.
  * Unexpected errors are logged and answered without internals.
  */
-export function installErrorHandling(app: FastifyInstance, log: Logger, allowedMethods: (url: string) => string[] | null): void {
+export function installErrorHandling(app: FastifyInstance, log: Logger, allowedMethods: (url: string) => string[] | null, onUnmatched?: onResponseHookHandler): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof ServiceError) return sendError(reply, err)
     const code = err.statusCode ? FASTIFY_CODES[err.statusCode] : undefined
@@ -55,7 +55,9 @@ export function installErrorHandling(app: FastifyInstance, log: Logger, allowedM
     log.error({ err, method: req.method, url: req.url }, 'unhandled error')
     return sendError(reply, new ServiceError('internal_error', 'Something went wrong on our side.'))
   })
-  app.setNotFoundHandler((req: FastifyRequest, reply) => {
+  // Fastify takes any lifecycle hook here, though its types list only two; onResponse observes unmatched requests.
+  const notFoundHooks = (onUnmatched ? { onResponse: onUnmatched } : {}) as Parameters<FastifyInstance['setNotFoundHandler']>[0]
+  app.setNotFoundHandler(notFoundHooks, (req: FastifyRequest, reply) => {
     const allowed = allowedMethods(req.url)
     if (allowed && !allowed.includes(req.method)) {
       return sendError(reply, new ServiceError('method_not_allowed', `${req.method} is not allowed on this resource; use ${allowed.join(', ')}.`), {

@@ -71,9 +71,9 @@ export async function buildHttpApp(o: HttpOptions): Promise<HttpApp> {
   }) as unknown as FastifyInstance
   const ctx: HttpContext = { app, holder: o.holder, urls: o.urls, cache: new ResponseCache(), routes: new RouteTable(), firstSeen: o.firstSeen }
   o.holder.onSwap(() => ctx.cache.clear())
-  installErrorHandling(app, o.logger, (url) => ctx.routes.allowed(url))
   // At debug Fastify logs every request itself; below it, a sample.
-  observeRequests(app, { log: o.logger, sample: requestLogs ? 0 : o.logRequestSample, observe: o.observe })
+  const onUnmatched = observeRequests(app, { log: o.logger, sample: requestLogs ? 0 : o.logRequestSample, observe: o.observe })
+  installErrorHandling(app, o.logger, (url) => ctx.routes.allowed(url), onUnmatched)
   datasetRoutes(ctx)
   reviewRoutes(ctx)
   developerDocsRoutes(ctx, o.hubLimits, o.embedAllowedOrigins)

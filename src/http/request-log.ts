@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import type { Logger } from 'pino'
 
 /** Told of every answered request: its route template (never a raw URL), method, status and time. */
@@ -16,15 +16,19 @@ const SLOW_SECONDS = 1
 /** Routes Fastify did not match share one label, so random paths cannot grow the label set. */
 const UNMATCHED = 'unmatched'
 
+type OnResponse = (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void
+
 /**
- * Metrics for every request and an access line for some, from one onResponse hook: Fastify has timed the response
- * already, so this adds a few counter increments to the hot path. The line carries what an access line needs and
- * no more: request id, route template, method, status, duration and bytes; no client address, no query string.
+ * Metrics for every request and an access line for some, from an onResponse hook: Fastify has timed the response
+ * already, so this adds a few additions to the hot path. Each route gets a hook of its own that knows the route's
+ * template (reading request.routeOptions builds an object per request); requests no route matched get the hook
+ * returned here, for the not-found handler. The line carries what an access line needs and no more: request id,
+ * route template, method, status, duration and bytes; no client address, no query string.
  */
-export function observeRequests(app: FastifyInstance, o: RequestLogOptions): void {
+export function observeRequests(app: FastifyInstance, o: RequestLogOptions): OnResponse | undefined {
+  if (!o.observe && o.sample === 0) return undefined
   let seen = 0
-  app.addHook('onResponse', (req, reply, done) => {
-    const route = req.routeOptions.url ?? UNMATCHED
+  const hookFor = (route: string): OnResponse => (req, reply, done) => {
     const status = reply.statusCode
     const seconds = reply.elapsedTime / 1000
     o.observe?.(route, req.method, status, seconds)
@@ -33,5 +37,14 @@ export function observeRequests(app: FastifyInstance, o: RequestLogOptions): voi
       o.log.info({ reqId: req.id, route, method: req.method, status, ms: Math.round(seconds * 10_000) / 10, bytes }, 'request')
     }
     done()
+  }
+  const ours = new WeakSet<OnResponse>()
+  app.addHook('onRoute', (route) => {
+    // A HEAD route Fastify derives from a GET comes here with the GET's hooks: its own replaces that one.
+    const others = [route.onResponse ?? []].flat().filter((h) => !ours.has(h as OnResponse))
+    const hook = hookFor(route.url)
+    ours.add(hook)
+    route.onResponse = [...others, hook] as typeof route.onResponse
   })
+  return hookFor(UNMATCHED)
 }

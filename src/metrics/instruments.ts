@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { HttpTally } from './http-tally.js'
 
 /** Seconds: from a 304 in well under a millisecond to a slow MCP call or a snapshot build of a large dataset. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
@@ -14,8 +15,6 @@ export function createInstruments(registry: Registry, cluster: ClusterReads) {
   collectDefaultMetrics({ register: registry })
   const r = [registry]
   const i = {
-    httpRequests: new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by route template, method and status.', labelNames: ['route', 'method', 'status'], registers: r }),
-    httpDuration: new Histogram({ name: 'http_request_duration_seconds', help: 'Time to answer an HTTP request, by route template and method.', labelNames: ['route', 'method'], buckets: LATENCY_BUCKETS, registers: r }),
     dataVersion: new Gauge({ name: 'reviews_data_version', help: 'The data version this node serves.', registers: r, aggregator: 'max' }),
     dataAge: new Gauge({ name: 'reviews_data_age_seconds', help: 'Seconds since the published data this node serves last changed.', registers: r, aggregator: 'min' }),
     buildDuration: new Histogram({ name: 'reviews_snapshot_build_duration_seconds', help: 'Time to build a snapshot (documents, feeds, insights, compressed bodies) of a new data version.', buckets: BUILD_BUCKETS, registers: r }),
@@ -36,7 +35,7 @@ export function createInstruments(registry: Registry, cluster: ClusterReads) {
     mcpNotifications: new Counter({ name: 'mcp_notifications_sent_total', help: 'MCP notifications this node sent on notification streams, by type.', labelNames: ['type'], registers: r })
   }
   readAtScrape(i, cluster)
-  return i
+  return { ...i, http: new HttpTally(registry, LATENCY_BUCKETS) }
 }
 
 /** What a scrape reads from the node's snapshot and the shared store (undefined while the node is starting). */

@@ -1,4 +1,4 @@
-import { Registry, type Counter, type Histogram } from 'prom-client'
+import { Registry } from 'prom-client'
 import type { Store } from '../store/index.js'
 import { createInstruments, type ClusterReads, type HubView, type Instruments } from './instruments.js'
 
@@ -15,14 +15,12 @@ const SHARED_READ_MS = 250
 
 /**
  * One node's metrics: instruments in a registry of its own (several services in one test process never collide),
- * and the observations the other areas report. HTTP observations are on the hot read path, so the bound counter and
- * histogram of each (route, method, status) are looked up in nested maps, not by hashing labels per request.
+ * and the observations the other areas report. HTTP observations are on the hot read path: they go to an HttpTally.
  */
 export class Metrics {
   readonly registry = new Registry()
   private readonly i: Instruments
   private sources: MetricsSources | undefined
-  private readonly http = new Map<string, Map<string, Map<number, { count: Counter<string>; time: Histogram<string> }>>>()
   private hubRead: { at: number; view: Promise<HubView | undefined> } | undefined
 
   constructor() {
@@ -35,17 +33,7 @@ export class Metrics {
   }
 
   httpRequest(route: string, method: string, status: number, seconds: number): void {
-    let byMethod = this.http.get(route)
-    if (!byMethod) this.http.set(route, (byMethod = new Map()))
-    let byStatus = byMethod.get(method)
-    if (!byStatus) byMethod.set(method, (byStatus = new Map()))
-    let bound = byStatus.get(status)
-    if (!bound) {
-      bound = { count: this.i.httpRequests.labels(route, method, String(status)) as unknown as Counter<string>, time: this.i.httpDuration.labels(route, method) as unknown as Histogram<string> }
-      byStatus.set(status, bound)
-    }
-    bound.count.inc()
-    bound.time.observe(seconds)
+    this.i.http.observe(route, method, status, seconds)
   }
 
   snapshotBuilt(seconds: number): void {
