@@ -131,7 +131,7 @@ async function main(): Promise<void> {
     // As a user runs it: metrics on (each on a port of its own), access lines sampled at info.
     servers.set(SERVICE, await startService(database, { METRICS_PORT: String(await freePort()) }))
     servers.set(WORKERS2, await startService(database, { WORKERS: '2', METRICS_PORT: String(await freePort()) }))
-    for (const [name, env] of Object.entries(OPERATIONS)) servers.set(name, await startService(database, env))
+    for (const [name, env] of Object.entries(OPERATIONS)) servers.set(name, await startService(database, { METRICS_PORT: String(await freePort()), ...env }))
     const captured = await capture(servers.get(SERVICE)!.url)
     const file = join(dir, 'baseline.json')
     writeFileSync(file, JSON.stringify(captured))

@@ -56,10 +56,13 @@ export function startProcess(args: string[], env: Record<string, string> = {}, r
   })
 }
 
-/** The built service (dist/) on a fresh database seeded with the demo data. */
+/**
+ * The built service (dist/) on a fresh database seeded with the demo data. Metrics are off unless `env` gives a
+ * METRICS_PORT: several services run side by side, and the default port is one.
+ */
 export function startService(databaseUrl: string, env: Record<string, string> = {}): Promise<Started> {
   const ready = Number(env.WORKERS ?? 1) > 1 ? ['all workers serving'] : ['serving']
-  return startProcess(['dist/cli.js', 'serve'], { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', ...env }, ready)
+  return startProcess(['dist/cli.js', 'serve'], { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', METRICS_PORT: '0', ...env }, ready)
 }
 
 /**
