@@ -4,10 +4,10 @@ import { request } from 'node:http'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { NGINX, nginxPreamble } from '../../test/helpers/nginx.js'
 import type { Running } from './processes.js'
 
 /** Debian's nginx (`apt-get install -y nginx`). */
-const NGINX = '/usr/sbin/nginx'
 
 /** A response captured from the service: `key` is `<path>|<identity or gzip>`, the body base64. */
 export interface Captured {
@@ -77,18 +77,7 @@ function staticConfig(captured: Captured[], o: StaticNginxOptions & { dir: strin
     `    location = ${path} { rewrite ^ /__variant/${i}.$variant last; }`,
     ...captured.filter((c) => c.key.startsWith(`${path}|`)).map((c) => variantLocation(c, `${i}.${c.key.split('|')[1]}`, o.dir))
   ])
-  return `daemon off;
-worker_processes ${o.workers};
-pid ${o.dir}/nginx.pid;
-error_log ${o.dir}/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path ${o.dir}/client_body;
-  proxy_temp_path ${o.dir}/proxy;
-  fastcgi_temp_path ${o.dir}/fastcgi;
-  uwsgi_temp_path ${o.dir}/uwsgi;
-  scgi_temp_path ${o.dir}/scgi;
+  return `${nginxPreamble(o.dir, o.workers)}
   sendfile ${o.sendfile === false ? 'off' : 'on'};
   tcp_nopush ${o.nopush ? 'on' : 'off'};
   keepalive_requests 1000000;

@@ -35,20 +35,28 @@ export function freePort(): Promise<number> {
  * buffering on /mcp so a notification stream reaches the client as it is written. `dir` holds everything nginx
  * writes (temporary files, pid, error log), so nothing outside it is touched.
  */
-export function nginxConfig(o: { listenPort: number; upstreamPorts: number[]; dir: string }): string {
-  const servers = o.upstreamPorts.map((p) => `    server 127.0.0.1:${p};`).join('\n')
+/**
+ * The start of a config that runs in the foreground and writes only inside `dir` (pid, error log, temporary files),
+ * up to the open `http {` block.
+ */
+export function nginxPreamble(dir: string, workers: number): string {
   return `daemon off;
-worker_processes 1;
-pid ${o.dir}/nginx.pid;
-error_log ${o.dir}/error.log warn;
+worker_processes ${workers};
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
 events { worker_connections 1024; }
 http {
   access_log off;
-  client_body_temp_path ${o.dir}/client_body;
-  proxy_temp_path ${o.dir}/proxy;
-  fastcgi_temp_path ${o.dir}/fastcgi;
-  uwsgi_temp_path ${o.dir}/uwsgi;
-  scgi_temp_path ${o.dir}/scgi;
+  client_body_temp_path ${dir}/client_body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;`
+}
+
+export function nginxConfig(o: { listenPort: number; upstreamPorts: number[]; dir: string }): string {
+  const servers = o.upstreamPorts.map((p) => `    server 127.0.0.1:${p};`).join('\n')
+  return `${nginxPreamble(o.dir, 1)}
 
   upstream reviews {
 ${servers}
