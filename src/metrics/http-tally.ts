@@ -28,8 +28,8 @@ export class HttpTally {
     registry: Registry,
     private readonly bounds: readonly number[]
   ) {
-    registry.registerMetric(this.metric('http_requests_total', 'HTTP requests answered, by route template, method and status.', 'counter', () => this.counts()) as never)
-    registry.registerMetric(this.metric('http_request_duration_seconds', 'Time to answer an HTTP request, by route template and method.', 'histogram', () => this.durations()) as never)
+    registry.registerMetric(this.metric('http_requests_total', 'HTTP requests answered, by route template, method and status.', 'counter', ['route', 'method', 'status'], () => this.counts()) as never)
+    registry.registerMetric(this.metric('http_request_duration_seconds', 'Time to answer an HTTP request, by route template and method.', 'histogram', ['route', 'method'], () => this.durations()) as never)
   }
 
   observe(route: string, method: string, status: number, seconds: number): void {
@@ -45,9 +45,9 @@ export class HttpTally {
     t.count++
   }
 
-  private metric(name: string, help: string, type: 'counter' | 'histogram', values: () => Sample[]) {
+  private metric(name: string, help: string, type: 'counter' | 'histogram', labelNames: string[], values: () => Sample[]) {
     const data = () => ({ name, help, type, aggregator: 'sum' as const, values: values() })
-    return { name, help, type, aggregator: 'sum', get: async () => data(), reset: () => this.tallies.clear() }
+    return { name, help, type, labelNames, aggregator: 'sum', get: async () => data(), reset: () => this.tallies.clear() }
   }
 
   private *entries(): Generator<[string, string, Tally]> {
