@@ -47,7 +47,7 @@ export async function startService(config: Config): Promise<Service> {
     // A callback URL's query string may carry a subscriber's token: logs show where it points, not that.
     redact: { paths: ['callback'], censor: (value) => withoutQuery(value) }
   })
-  const metrics = new Metrics()
+  const metrics = new Metrics({ runtime: config.metrics !== null })
   let store: Store | undefined
   const door = new FrontDoor({ storeReachable: () => store?.reachable ?? false })
   const address = await door.listen(config.port, config.host)

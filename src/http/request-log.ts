@@ -16,6 +16,13 @@ const SLOW_SECONDS = 1
 /** Routes Fastify did not match share one label, so random paths cannot grow the label set. */
 const UNMATCHED = 'unmatched'
 
+declare module 'fastify' {
+  interface FastifyReply {
+    /** Body bytes of a response written past Fastify's reply (send.ts), for the access line; 0 otherwise. */
+    bodyBytes: number
+  }
+}
+
 type OnResponse = (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void
 
 /**
@@ -26,6 +33,7 @@ type OnResponse = (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDo
  * route template, method, status, duration and bytes; no client address, no query string.
  */
 export function observeRequests(app: FastifyInstance, o: RequestLogOptions): OnResponse | undefined {
+  app.decorateReply('bodyBytes', 0)
   if (!o.observe && o.sample === 0) return undefined
   let seen = 0
   const hookFor = (route: string): OnResponse => (req, reply, done) => {
@@ -33,7 +41,7 @@ export function observeRequests(app: FastifyInstance, o: RequestLogOptions): OnR
     const seconds = reply.elapsedTime / 1000
     o.observe?.(route, req.method, status, seconds)
     if (o.sample > 0 && (status >= 500 || seconds >= SLOW_SECONDS || ++seen % o.sample === 0)) {
-      const bytes = Number(reply.raw.getHeader('content-length') ?? 0)
+      const bytes = Number(reply.getHeader('content-length') ?? reply.bodyBytes)
       o.log.info({ reqId: req.id, route, method: req.method, status, ms: Math.round(seconds * 10_000) / 10, bytes }, 'request')
     }
     done()

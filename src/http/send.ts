@@ -35,7 +35,18 @@ export function sendRepresentation(req: FastifyRequest, reply: FastifyReply, rep
   const outcome = evaluatePreconditions(req.method, req.headers, variant.etag, rep.lastModified)
   if (outcome === 'failed') throw new ServiceError('precondition_failed', PRECONDITION_FAILED)
   reply.hijack()
-  if (outcome === 'not-modified') reply.raw.writeHead(304, variant.notModifiedHeaders).end()
-  else reply.raw.writeHead(200, variant.headers).end(variant.body)
+  // The request id joins the precomputed headers in the list writeHead takes: a header set on the response
+  // beforehand sends every header through Node's one-by-one path (about 4 µs per request).
+  if (outcome === 'not-modified') reply.raw.writeHead(304, [...variant.notModifiedHeaderList, 'x-request-id', req.id]).end()
+  else {
+    reply.bodyBytes = variant.body.length
+    reply.raw.writeHead(200, [...variant.headerList, 'x-request-id', req.id]).end(variant.body)
+  }
   return reply
+}
+
+/** Takes the response away from Fastify, for an area that writes it itself; it keeps the request's id. */
+export function hijack(req: FastifyRequest, reply: FastifyReply): void {
+  reply.hijack()
+  reply.raw.setHeader('x-request-id', req.id)
 }

@@ -11,8 +11,8 @@ const BUILD_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60]
  * Gauges whose value comes from the shared store say `aggregator: 'first'`: every worker reports the same cluster
  * value, and summing them over a node's workers would multiply it.
  */
-export function createInstruments(registry: Registry, cluster: ClusterReads) {
-  collectDefaultMetrics({ register: registry })
+export function createInstruments(registry: Registry, cluster: ClusterReads, runtime: boolean) {
+  if (runtime) collectDefaultMetrics({ register: registry })
   const r = [registry]
   const i = {
     dataVersion: new Gauge({ name: 'reviews_data_version', help: 'The data version this node serves.', registers: r, aggregator: 'max' }),

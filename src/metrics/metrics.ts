@@ -23,8 +23,9 @@ export class Metrics {
   private sources: MetricsSources | undefined
   private hubRead: { at: number; view: Promise<HubView | undefined> } | undefined
 
-  constructor() {
-    this.i = createInstruments(this.registry, this.reads())
+  /** `runtime`: prom-client's process and runtime collectors (off when nothing will be scraped: they watch every GC). */
+  constructor(o: { runtime: boolean } = { runtime: true }) {
+    this.i = createInstruments(this.registry, this.reads(), o.runtime)
   }
 
   /** From now on scrapes read these (before, while the node starts, those gauges are left out). */

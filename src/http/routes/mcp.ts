@@ -1,5 +1,6 @@
 import type { McpEndpoint } from '../../mcp/index.js'
 import type { HttpContext } from '../context.js'
+import { hijack } from '../send.js'
 
 /** The MCP endpoint takes raw bytes: its own rules decide what a bad body, size or type gets (a JSON-RPC error). */
 const MAX_MESSAGE_BYTES = 256 * 1024
@@ -17,19 +18,19 @@ export function mcpRoutes(ctx: HttpContext, mcp: McpEndpoint): void {
       return reply.code(status).header('content-type', 'application/json').send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message } }))
     })
     scope.post('/mcp', (req, reply) => {
-      reply.hijack()
+      hijack(req, reply)
       return mcp.post(req.raw, reply.raw, (req.body as Buffer | undefined) ?? Buffer.alloc(0))
     })
     scope.get('/mcp', { exposeHeadRoute: false }, (req, reply) => {
-      reply.hijack()
+      hijack(req, reply)
       return mcp.get(req.raw, reply.raw)
     })
     scope.delete('/mcp', (req, reply) => {
-      reply.hijack()
+      hijack(req, reply)
       return mcp.delete(req.raw, reply.raw)
     })
     scope.options('/mcp', (req, reply) => {
-      reply.hijack()
+      hijack(req, reply)
       mcp.preflight(req.raw, reply.raw)
     })
   })
