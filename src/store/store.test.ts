@@ -387,6 +387,16 @@ for (const engine of ENGINES) {
         await eventually(async () => assert.equal(await b.sessions.get('s1'), undefined))
       })
 
+      test("a record handed out is the caller's own: changing it changes nothing a later read sees", async () => {
+        const [a] = await twoNodes(engine)
+        const t = Date.now()
+        await a.sessions.create(session('s1', t), 10)
+        const first = (await a.sessions.get('s1'))!
+        first.logLevel = 'error'
+        first.subscriptions.push('reviews://changed')
+        assert.deepEqual(await a.sessions.get('s1'), session('s1', t))
+      })
+
       test('touch records use; expireIdle removes idle sessions on every node', async () => {
         const [a, b] = await twoNodes(engine)
         const t = Date.now()

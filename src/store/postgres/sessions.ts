@@ -3,6 +3,7 @@ import type pg from 'pg'
 import type { McpSessionChange, McpSessionRecord, McpSessionStore } from '../types.js'
 import { SESSION_CHANNEL } from './listener.js'
 import { LOCK_CLASS, transaction } from './pool.js'
+import { copySessionRecord } from '../session-records.js'
 
 interface Row {
   id: string
@@ -26,9 +27,6 @@ const toRecord = (r: Row): McpSessionRecord => ({
   createdAt: r.created_at,
   lastSeen: r.last_seen
 })
-
-/** Callers get their own copy: a change to it must not reach the cache. */
-const copy = (r: McpSessionRecord): McpSessionRecord => ({ ...r, subscriptions: [...r.subscriptions] })
 
 const CACHED_SESSIONS = 10_000
 
@@ -72,13 +70,13 @@ export class PostgresSessions implements McpSessionStore {
 
   async get(id: string): Promise<McpSessionRecord | undefined> {
     const cached = this.listening() ? this.cache.get(id) : undefined
-    if (cached) return copy(cached)
+    if (cached) return copySessionRecord(cached)
     const before = this.invalidations
     const { rows } = await this.pool.query<Row>('SELECT * FROM mcp_sessions WHERE id = $1', [id])
     if (!rows[0]) return undefined
     const record = toRecord(rows[0])
     if (this.listening() && this.invalidations === before) this.cache.set(id, record)
-    return copy(record)
+    return copySessionRecord(record)
   }
 
   /** Not signalled: the last use matters to expireIdle, which reads the table, not to other nodes' caches. */
