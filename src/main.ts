@@ -103,7 +103,7 @@ async function startNode(config: Config, log: Logger, store: Store, door: FrontD
     ...config.mcp,
     version: VERSION,
     sessions: store.sessions,
-    observer: { request: (m, ok) => metrics.mcpRequest(m, ok), toolCall: (t, ok, s) => metrics.mcpToolCall(t, ok, s), notification: (type) => metrics.mcpNotification(type) }
+    ...(config.metrics && { observer: { request: (m, ok) => metrics.mcpRequest(m, ok), toolCall: (t, ok, s) => metrics.mcpToolCall(t, ok, s), notification: (type) => metrics.mcpNotification(type) } })
   })
   holder.onSwap((next, previous) => mcp.dataChanged(next, previous))
   const hub = new Hub({
