@@ -290,3 +290,10 @@ export class NotEmptyError extends Error {
     super(`${what} already holds data: pass --replace to overwrite it`)
   }
 }
+
+/** One step of an adapter's schema, applied once and recorded by id. */
+export interface Migration {
+  id: number
+  name: string
+  sql: string
+}

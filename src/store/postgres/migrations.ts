@@ -1,10 +1,5 @@
 import pg from 'pg'
-
-interface Migration {
-  id: number
-  name: string
-  sql: string
-}
+import type { Migration } from '../types.js'
 
 /**
  * The tables of the SQLite schema (same names and meanings), as PostgreSQL types: times the service computes with

@@ -1,10 +1,5 @@
 import type { Database } from 'better-sqlite3'
-
-interface Migration {
-  id: number
-  name: string
-  sql: string
-}
+import type { Migration } from '../types.js'
 
 /** Append only: a migration, once released, never changes. */
 const MIGRATIONS: Migration[] = [
