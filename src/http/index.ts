@@ -71,10 +71,12 @@ export async function buildHttpApp(o: HttpOptions): Promise<HttpApp> {
   }) as unknown as FastifyInstance
   const ctx: HttpContext = { app, holder: o.holder, urls: o.urls, cache: new ResponseCache(), routes: new RouteTable(), firstSeen: o.firstSeen }
   o.holder.onSwap(() => ctx.cache.clear())
-  // Every response carries the id the front door gave the request (Fastify took it from the header as req.id).
-  app.addHook('onRequest', (req, reply, done) => {
+  // Every response carries the id the front door gave the request (Fastify took it from the header as req.id):
+  // here those Fastify sends; prebuilt bodies and MCP, which write their own, add it themselves (send.ts), so the hot
+  // read path runs no hook for it.
+  app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id)
-    done()
+    done(null, payload)
   })
   // At debug Fastify logs every request itself; below it, a sample.
   const onUnmatched = observeRequests(app, { log: o.logger, sample: requestLogs ? 0 : o.logRequestSample, observe: o.observe })
