@@ -481,35 +481,61 @@ async function fill(store: Store): Promise<void> {
 
 if (process.env.TEST_POSTGRES_URL) {
   describe('PostgreSQL: the change signal survives a lost connection', () => {
-    /** Ends the server side of every connection to `url`'s database, as a server restart would. */
-    async function cutConnections(url: string): Promise<number> {
+    async function asAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
       const admin = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL })
       await admin.connect()
       try {
-        const { rows } = await admin.query(
-          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
-          [new URL(url).pathname.slice(1)]
-        )
-        return rows.length
+        return await work(admin)
       } finally {
         await admin.end()
       }
     }
 
+    /**
+     * A login role of its own for one node, so the test can keep that node out while another writes: a node that
+     * reconnects within milliseconds would otherwise make "changed while it was away" a race.
+     */
+    async function nodeRole(url: string): Promise<{ url: string; allowLogin(allowed: boolean): Promise<void> }> {
+      const role = `node_${Math.random().toString(36).slice(2, 10)}`
+      await asAdmin((admin) => admin.query(`CREATE ROLE ${role} LOGIN`))
+      const own = new pg.Client({ connectionString: url })
+      await own.connect()
+      await own.query(`GRANT ALL ON SCHEMA public TO ${role}; GRANT ALL ON ALL TABLES IN SCHEMA public TO ${role}; GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO ${role}`)
+      await own.end()
+      const roleUrl = new URL(url)
+      roleUrl.username = role
+      return { url: roleUrl.href, allowLogin: (allowed) => asAdmin((admin) => admin.query(`ALTER ROLE ${role} ${allowed ? 'LOGIN' : 'NOLOGIN'}`)).then(() => {}) }
+    }
+
+    /** Ends the server side of every connection to `url`'s database, as a server restart would. */
+    const cutConnections = (url: string): Promise<number> =>
+      asAdmin(async (admin) => {
+        const { rows } = await admin.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
+          [new URL(url).pathname.slice(1)]
+        )
+        return rows.length
+      })
+
     test('a node whose connections were cut reconnects, hears what changed meanwhile, and drops its session cache', async () => {
       const url = await createPostgresDatabase()
-      const [a, b] = [await open(url), await open(url)]
+      const a = await open(url)
+      const roleOfB = await nodeRole(url)
+      const b = await open(roleOfB.url)
       let heard = 0
       b.watch(() => heard++)
       await a.sessions.create(session('s'), 10)
       await b.sessions.get('s')
+      await roleOfB.allowLogin(false)
       assert.ok((await cutConnections(url)) >= 2, 'both listeners and the pools')
       await eventually(async () => assert.equal(b.reachable, false))
-      // Made while nobody listens: no NOTIFY reaches b.
+      // Made while b cannot connect: no NOTIFY reaches it.
       await a.sessions.update('s', { logLevel: 'error' })
       await a.applyImport({ business: business(), reviews: [review()], replace: false, now: NOW })
-      await eventually(async () => assert.equal(b.reachable, true), 5000)
-      await eventually(async () => assert.ok(heard > 0, 'the change made while disconnected was not signalled'))
+      const heardWhileAway = heard
+      await roleOfB.allowLogin(true)
+      await eventually(async () => assert.equal(b.reachable, true), 10_000)
+      await eventually(async () => assert.ok(heard > heardWhileAway, 'the change made while disconnected was not signalled'))
       assert.equal((await b.sessions.get('s'))!.logLevel, 'error')
       // And it listens again.
       const before = heard
