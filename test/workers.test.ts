@@ -106,6 +106,8 @@ test('an MCP session works on both workers: tools, a subscription made on one no
     httpRequest(`${server.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': session }, agent: false }, (res) => ok(res.statusCode!)).on('error', fail).end()
   )
   assert.equal(del, 204)
+  // The other worker checks the file for other processes' commits at most every 20 ms (SESSION_RECHECK_MS).
+  await sleep(100)
   for (let id = 40; id < 44; id++) assert.equal((await rpc(session, id, 'ping')).status, 404, 'gone on both workers')
 })
 

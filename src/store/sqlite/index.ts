@@ -57,7 +57,11 @@ export class SqliteStore implements Store {
       try {
         const version = this.versionStmt.get() as number
         this.reachable = true
-        if (version !== seen) listener()
+        // Whoever reacts (an MCP notification reads the sessions it tells) sees every commit made before this one.
+        if (version !== seen) {
+          this.sessions.recheck()
+          listener()
+        }
         seen = version
       } catch {
         this.reachable = false
