@@ -197,5 +197,24 @@ describe('request ids and access lines', () => {
     made.add(String((await get(`${svc.url}/healthz`)).headers['x-request-id']))
     assert.equal(made.size, 6, 'every made id is new')
   })
+
+  test('every kind of answer carries it: prebuilt bytes, a 304, a computed body, an error, the MCP endpoint and its refusals', async () => {
+    const id = (n: number) => ({ 'x-request-id': `kind-${n}` })
+    const etag = String((await get(`${svc.url}/feed.xml`)).headers.etag)
+    const session = await openSession(svc.url)
+    const answers = [
+      await get(`${svc.url}/feed.xml`, id(1)),
+      await get(`${svc.url}/feed.xml`, { ...id(2), 'if-none-match': etag }),
+      await get(`${svc.url}/api/reviews/search?query=kind`, id(3)),
+      await get(`${svc.url}/api/reviews/search?min_rating=9`, id(4)),
+      await get(`${svc.url}/no/such/page`, id(5)),
+      await post(svc.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { ...MCP_HEADERS, ...id(6), 'mcp-session-id': session }),
+      await post(svc.url, { jsonrpc: '2.0', id: 2, method: 'ping' }, { ...MCP_HEADERS, ...id(7), 'mcp-session-id': 'no-such-session' }),
+      await post(svc.url, { jsonrpc: '2.0', id: 3, method: 'ping' }, { ...MCP_HEADERS, ...id(8), accept: 'text/html' }),
+      await request('OPTIONS', `${svc.url}/mcp`, id(9))
+    ]
+    assert.deepEqual(answers.map((a) => a.status), [200, 304, 200, 400, 404, 200, 404, 406, 204])
+    answers.forEach((a, i) => assert.equal(a.headers['x-request-id'], `kind-${i + 1}`, `answer ${i + 1} (${a.status})`))
+  })
 })
 

@@ -43,6 +43,16 @@ export const McpRequestParams = z
   .refine((params) => nestsWithin(params, MAX_PARAMS_DEPTH), { message: `params must not nest deeper than ${MAX_PARAMS_DEPTH} levels`, abort: true })
   .pipe(z.looseObject({ _meta: RequestMeta.optional() }))
 
+/**
+ * Whether McpRequestParams takes these params as they are, decided without the schema: absent, or an object without
+ * `_meta` that nests within the limit, which is nearly every request. The schema parse cost about 4 µs of an MCP call
+ * (a twentieth); it still decides everything else and words every error. A property test keeps the two in step.
+ */
+export function isPlainRequestParams(params: unknown): boolean {
+  if (params === undefined) return true
+  return typeof params === 'object' && params !== null && !Array.isArray(params) && !Object.hasOwn(params, '_meta') && nestsWithin(params, MAX_PARAMS_DEPTH)
+}
+
 export const JsonRpcRequest = z
   .strictObject({
     jsonrpc: z.literal('2.0'),

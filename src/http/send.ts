@@ -44,9 +44,3 @@ export function sendRepresentation(req: FastifyRequest, reply: FastifyReply, rep
   }
   return reply
 }
-
-/** Takes the response away from Fastify, for an area that writes it itself; it keeps the request's id. */
-export function hijack(req: FastifyRequest, reply: FastifyReply): void {
-  reply.hijack()
-  reply.raw.setHeader('x-request-id', req.id)
-}

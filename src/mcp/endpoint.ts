@@ -49,7 +49,8 @@ export interface McpStats {
   refusedFull: number
 }
 
-const IGNORED: McpObserver = { request: () => {}, toolCall: () => {}, notification: () => {} }
+/** Headers every answer to a request carries, from the caller (the HTTP area's request id). */
+type Headers = Readonly<Record<string, string>>
 
 /** At most this often a node writes a session's last use to the store (a write per request would cost too much). */
 const TOUCH_EVERY_MS = 30_000
@@ -73,7 +74,7 @@ export class McpEndpoint {
 
   constructor(private readonly o: McpOptions) {
     this.origins = new Set(o.allowedOrigins)
-    this.ctx = { urls: o.urls, current: o.current, version: o.version, results: new ToolResultCache(), log: o.log, store: o.sessions, observer: o.observer ?? IGNORED }
+    this.ctx = { urls: o.urls, current: o.current, version: o.version, results: new ToolResultCache(), log: o.log, store: o.sessions, observer: o.observer }
     this.touchEveryMs = Math.min(TOUCH_EVERY_MS, o.sessionIdleMs / 10)
     this.sweeper = setInterval(() => void this.sweep(), Math.max(1000, Math.min(60_000, o.sessionIdleMs / 4)))
     this.sweeper.unref()
@@ -85,51 +86,52 @@ export class McpEndpoint {
     return { live: this.local.size, inFlight, ...this.counts }
   }
 
-  async post(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
+  async post(req: IncomingMessage, res: ServerResponse, body: Buffer, headers: Headers = {}): Promise<void> {
     const early = this.checkOrigin(req, res) ?? checkAccept(req, 'application/json', 'text/event-stream') ?? checkJsonBody(req)
-    if (early) return refuse(res, early)
+    if (early) return refuse(res, early, headers)
     const parsed = parseMessage(body)
-    if ('refusal' in parsed) return refuse(res, parsed.refusal)
+    if ('refusal' in parsed) return refuse(res, parsed.refusal, headers)
     const { message } = parsed
-    if (isInitialize(message)) return this.initialize(req, res, message)
+    if (isInitialize(message)) return this.initialize(req, res, message, headers)
     const found = await this.sessionFor(req)
-    if (!(found instanceof Session)) return refuse(res, found)
+    if (!(found instanceof Session)) return refuse(res, found, headers)
     const extra = { requestInfo: { headers: req.headers } }
     if (!isRequest(message)) {
       found.transport.deliver(message, extra)
-      res.writeHead(202).end()
+      res.writeHead(202, headers).end()
       return
     }
     const prepared = prepareRequest(message)
     if ('error' in prepared) {
-      this.ctx.observer.request(methodLabel(message.method), false)
-      return answerError(res, prepared.error, { 'mcp-session-id': found.id })
+      this.ctx.observer?.request(methodLabel(message.method), false)
+      return answerError(res, prepared.error, { ...headers, 'mcp-session-id': found.id })
     }
-    if (!found.transport.request(prepared.request, res, extra)) {
-      refuse(res, refusal(400, -32600, `Invalid Request: a request with id ${JSON.stringify(message.id)} is already in progress in this session.`))
+    if (!found.transport.request(prepared.request, res, extra, headers)) {
+      refuse(res, refusal(400, -32600, `Invalid Request: a request with id ${JSON.stringify(message.id)} is already in progress in this session.`), headers)
     }
   }
 
   /** The stream for messages that answer no request: resource updates and log messages. */
-  async get(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async get(req: IncomingMessage, res: ServerResponse, headers: Headers = {}): Promise<void> {
     const found = this.checkOrigin(req, res) ?? checkAccept(req, 'text/event-stream') ?? (await this.sessionFor(req))
-    if (!(found instanceof Session)) return refuse(res, found)
-    if (!found.transport.openStream(res)) refuse(res, refusal(409, -32000, 'Conflict: this session already has an open stream.'))
+    if (!(found instanceof Session)) return refuse(res, found, headers)
+    if (!found.transport.openStream(res, headers)) refuse(res, refusal(409, -32000, 'Conflict: this session already has an open stream.'), headers)
   }
 
-  async delete(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async delete(req: IncomingMessage, res: ServerResponse, headers: Headers = {}): Promise<void> {
     const found = this.checkOrigin(req, res) ?? (await this.sessionFor(req))
-    if (!(found instanceof Session)) return refuse(res, found)
+    if (!(found instanceof Session)) return refuse(res, found, headers)
     await this.o.sessions.delete(found.id)
     await this.dropLocal(found.id)
-    res.writeHead(204).end()
+    res.writeHead(204, headers).end()
   }
 
   /** CORS preflight for browser clients on an allowed origin. */
-  preflight(req: IncomingMessage, res: ServerResponse): void {
+  preflight(req: IncomingMessage, res: ServerResponse, headers: Headers = {}): void {
     const refused = this.checkOrigin(req, res)
-    if (refused) return refuse(res, refused)
+    if (refused) return refuse(res, refused, headers)
     res.writeHead(204, {
+      ...headers,
       'access-control-allow-methods': 'GET, POST, DELETE',
       'access-control-allow-headers': 'Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID',
       'access-control-max-age': '86400'
@@ -161,22 +163,22 @@ export class McpEndpoint {
     await session.dataChanged(record, next, previous)
   }
 
-  private async initialize(req: IncomingMessage, res: ServerResponse, message: JSONRPCRequest): Promise<void> {
-    if (sessionIdOf(req) !== undefined) return refuse(res, refusal(400, -32600, 'Invalid Request: initialize starts a new session; send it without Mcp-Session-Id.'))
+  private async initialize(req: IncomingMessage, res: ServerResponse, message: JSONRPCRequest, headers: Headers): Promise<void> {
+    if (sessionIdOf(req) !== undefined) return refuse(res, refusal(400, -32600, 'Invalid Request: initialize starts a new session; send it without Mcp-Session-Id.'), headers)
     // Checked before a session exists, so a request that cannot be taken does not leave one behind.
     const prepared = prepareRequest(message)
-    if ('error' in prepared) return answerError(res, prepared.error)
+    if ('error' in prepared) return answerError(res, prepared.error, headers)
     const init = InitializeRequestSchema.safeParse(prepared.request)
-    if (!init.success) return answerError(res, { jsonrpc: '2.0', id: message.id, error: { code: -32602, message: `Invalid params for initialize: ${init.error.message}` } })
+    if (!init.success) return answerError(res, { jsonrpc: '2.0', id: message.id, error: { code: -32602, message: `Invalid params for initialize: ${init.error.message}` } }, headers)
     const record = newRecord(init.data.params)
     if (!(await this.createRecord(record))) {
       this.counts.refusedFull++
-      return refuse(res, refusal(503, -32000, 'Too many open MCP sessions; try again later.', { 'retry-after': '60' }))
+      return refuse(res, refusal(503, -32000, 'Too many open MCP sessions; try again later.', { 'retry-after': '60' }), headers)
     }
     const session = await Session.open(this.ctx, record.id)
     this.keepLocal(session)
     this.counts.created++
-    session.transport.request(prepared.request, res, { requestInfo: { headers: req.headers } })
+    session.transport.request(prepared.request, res, { requestInfo: { headers: req.headers } }, headers)
   }
 
   /** Stores a new session under the cluster-wide cap; idle sessions are expired first when the cap is reached. */

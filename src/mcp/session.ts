@@ -27,7 +27,8 @@ export interface SessionContext {
   log: Logger
   /** Where the session's state lives, so that any node can serve it. */
   store: McpSessionStore
-  observer: McpObserver
+  /** Absent when nothing records what the server does (metrics off): then nothing is timed or counted. */
+  observer?: McpObserver
 }
 
 /** Told what the MCP server does on this node (the metrics). Methods outside the known list count as `other`. */
@@ -52,7 +53,8 @@ export class Session {
     private readonly ctx: SessionContext,
     readonly id: string
   ) {
-    this.transport = new SessionTransport(id, { known: (result) => ctx.results.jsonOf(result), answered: (method, ok) => ctx.observer.request(method, ok) })
+    const { observer } = ctx
+    this.transport = new SessionTransport(id, { known: (result) => ctx.results.jsonOf(result), answered: observer && ((method, ok) => observer.request(method, ok)) })
     const snapshot = ctx.current()
     this.server = new Server(
       { name: 'reviews-service', title: `Reviews of ${snapshot.business.name}`, version: ctx.version },
@@ -64,7 +66,7 @@ export class Session {
     // The SDK reports here what it ignores from a client (malformed notifications, responses to nothing): worth a
     // debug line. A request the transport had to answer itself is a fault of the server.
     this.server.onerror = (err) => ctx.log[err instanceof UnansweredRequest ? 'warn' : 'debug']({ err, session: id }, 'MCP session error')
-    registerTools(this.server, ctx.current, ctx.results, (tool, ok, seconds) => ctx.observer.toolCall(tool, ok, seconds))
+    registerTools(this.server, ctx.current, ctx.results, observer && ((tool, ok, seconds) => observer.toolCall(tool, ok, seconds)))
     registerResources(this.server, {
       urls: ctx.urls,
       current: ctx.current,
@@ -102,12 +104,12 @@ export class Session {
   async dataChanged(record: McpSessionRecord, next: Snapshot, previous: Snapshot): Promise<void> {
     for (const uri of changedUris(record.subscriptions, this.ctx.urls, next, previous)) {
       await this.server.sendResourceUpdated({ uri })
-      this.ctx.observer.notification('resources/updated')
+      this.ctx.observer?.notification('resources/updated')
     }
     if (SEVERITY.indexOf('info') < SEVERITY.indexOf(record.logLevel as LoggingLevel)) return
     const data = { message: 'The published reviews changed.', data_version: next.version, review_count: next.index.reviews.length, updated_at: next.changedAt.toISOString() }
     await this.server.notification({ method: 'notifications/message', params: { level: 'info', logger: 'reviews', data } })
-    this.ctx.observer.notification('message')
+    this.ctx.observer?.notification('message')
   }
 
   close(): Promise<void> {

@@ -151,20 +151,23 @@ const LISTING: Tool[] = TOOLS.map((t) => ({
 /** Told of every tool call: its tool (`unknown` for a name that is none, so the label set stays bounded), outcome and time. */
 export type ToolCallObserver = (tool: string, ok: boolean, seconds: number) => void
 
-export function registerTools(server: Server, current: () => Snapshot, results: ToolResultCache, observe: ToolCallObserver = () => {}): void {
+export function registerTools(server: Server, current: () => Snapshot, results: ToolResultCache, observe?: ToolCallObserver): void {
   onRequest(server, ListToolsRequestSchema, () => ({ tools: LISTING }))
-  onRequest(server, CallToolRequestSchema, (request) => {
-    const started = performance.now()
-    const { name } = request.params
-    let ok = false
-    try {
-      const result = callTool(current(), results, name, request.params.arguments ?? {})
-      ok = !result.isError
-      return result
-    } finally {
-      observe(BY_NAME.has(name) ? name : 'unknown', ok, (performance.now() - started) / 1000)
-    }
-  })
+  const call = (name: string, args: unknown) => callTool(current(), results, name, args ?? {})
+  // Unobserved (metrics off), a call is not timed either.
+  onRequest(server, CallToolRequestSchema, ({ params }) => (observe ? observed(observe, params.name, () => call(params.name, params.arguments)) : call(params.name, params.arguments)))
+}
+
+function observed(observe: ToolCallObserver, name: string, call: () => CallToolResult): CallToolResult {
+  const started = performance.now()
+  let ok = false
+  try {
+    const result = call()
+    ok = !result.isError
+    return result
+  } finally {
+    observe(BY_NAME.has(name) ? name : 'unknown', ok, (performance.now() - started) / 1000)
+  }
 }
 
 function callTool(snapshot: Snapshot, results: ToolResultCache, name: string, args: unknown): CallToolResult {

@@ -145,12 +145,15 @@ export class SessionTransport implements Transport {
     return this.inFlight.size
   }
 
-  /** Hands a request to the server; its reply goes to `res`. False when a request with that id is still in flight. */
-  request(message: JSONRPCRequest, res: ServerResponse, extra: MessageExtraInfo): boolean {
+  /**
+   * Hands a request to the server; its reply goes to `res`, with `headers` besides the transport's own. False when a
+   * request with that id is still in flight.
+   */
+  request(message: JSONRPCRequest, res: ServerResponse, extra: MessageExtraInfo, headers: Readonly<Record<string, string>> = {}): boolean {
     const { id } = message
     if (this.inFlight.has(id)) return false
     const pending: Pending = {
-      exchange: new Exchange(res, { 'mcp-session-id': this.sessionId }),
+      exchange: new Exchange(res, { ...headers, 'mcp-session-id': this.sessionId }),
       deadline: setTimeout(() => this.giveUp(id, pending), this.answerWithinMs).unref(),
       // A client that hangs up does not cancel the request (the spec says so), but nobody is left to answer.
       onClose: () => this.settle(id, pending),
@@ -185,9 +188,9 @@ export class SessionTransport implements Transport {
   }
 
   /** The GET stream, where messages unrelated to a request go (resource updates, log messages). One at a time. */
-  openStream(res: ServerResponse): boolean {
+  openStream(res: ServerResponse, headers: Readonly<Record<string, string>> = {}): boolean {
     if (this.stream) return false
-    res.writeHead(200, { ...SSE_HEADERS, 'mcp-session-id': this.sessionId })
+    res.writeHead(200, { ...headers, ...SSE_HEADERS, 'mcp-session-id': this.sessionId })
     res.flushHeaders()
     const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS)
     keepAlive.unref()

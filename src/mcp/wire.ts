@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCErrorResponse, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
-import { JsonRpcMessage, McpRequestParams } from '../domain/index.js'
+import { isPlainRequestParams, JsonRpcMessage, McpRequestParams } from '../domain/index.js'
 
 /** An HTTP-level refusal, answered with a JSON-RPC error object whose id is null (transports.mdx allows that). */
 export interface Refusal {
@@ -13,9 +13,9 @@ export interface Refusal {
 
 export const refusal = (status: number, code: number, message: string, headers?: Record<string, string>): Refusal => ({ status, code, message, headers })
 
-export function refuse(res: ServerResponse, r: Refusal): void {
+export function refuse(res: ServerResponse, r: Refusal, headers?: Readonly<Record<string, string>>): void {
   const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: r.code, message: r.message } })
-  res.writeHead(r.status, { ...r.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'cache-control': 'no-store' })
+  res.writeHead(r.status, { ...headers, ...r.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'cache-control': 'no-store' })
   res.end(body)
 }
 
@@ -67,8 +67,8 @@ const WithParams = z.object({ params: McpRequestParams.optional() })
  * here with the request's own id, since the SDK would drop the request unanswered (see McpRequestParams).
  */
 export function prepareRequest(m: JSONRPCRequest): { request: JSONRPCRequest } | { error: JSONRPCErrorResponse } {
-  const checked = WithParams.safeParse(m)
-  if (!checked.success) return { error: { jsonrpc: '2.0', id: m.id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${z.prettifyError(checked.error)}` } } }
+  const checked = isPlainRequestParams(m.params) ? undefined : WithParams.safeParse(m)
+  if (checked && !checked.success) return { error: { jsonrpc: '2.0', id: m.id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${z.prettifyError(checked.error)}` } } }
   return { request: withoutTask(m) }
 }
 
@@ -84,7 +84,7 @@ function withoutTask(m: JSONRPCRequest): JSONRPCRequest {
 }
 
 /** An answer to a request that never reached the server: a JSON-RPC error with the request's id, in a 200. */
-export function answerError(res: ServerResponse, response: JSONRPCErrorResponse, headers?: Record<string, string>): void {
+export function answerError(res: ServerResponse, response: JSONRPCErrorResponse, headers?: Readonly<Record<string, string>>): void {
   const body = JSON.stringify(response)
   res.writeHead(200, { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) })
   res.end(body)
