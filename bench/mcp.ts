@@ -5,6 +5,8 @@
  *   npm run bench:mcp                     # 3 rounds x 10 s per scenario
  *   BENCH_SECONDS=3 BENCH_ROUNDS=1 npm run bench:mcp
  *   BENCH_STORE=postgres npm run bench:mcp    # sessions in PostgreSQL (a throwaway cluster, or TEST_POSTGRES_URL's)
+ *   BENCH_BASELINE=/tmp/base npm run bench:mcp # also tools/call on another built checkout, in the same rounds:
+ *       git worktree add /tmp/base 2d676b9 && (cd /tmp/base && npm ci && npm run build)
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -17,6 +19,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const STORE = process.env.BENCH_STORE === 'postgres' ? 'postgres' : 'sqlite'
 const PROTOCOL = '2025-06-18'
+/** A built checkout of another commit whose tools/call is measured beside this one's (its own SQLite file). */
+const BASELINE = process.env.BENCH_BASELINE
 
 const QUERIES: Record<string, string | number>[] = [
   { mentions_technician: 'peggy', limit: 5 },
@@ -75,38 +79,47 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-mcp-'))
   const pg = STORE === 'postgres' ? await benchPostgres() : undefined
   const server = await startService(pg ? await pg.database('mcp') : `sqlite:${join(dir, 'bench.db')}`)
+  const baseline = BASELINE ? await startService(`sqlite:${join(dir, 'baseline.db')}`, {}, BASELINE) : undefined
   try {
     const session = await openSession(server.url)
-    const results = QUERIES.map((args) => ({ args, get: [] as Measured[], mcp: [] as Measured[] }))
+    const baselineSession = baseline && (await openSession(baseline.url))
+    const results = QUERIES.map((args) => ({ args, get: [] as Measured[], mcp: [] as Measured[], baseline: [] as Measured[] }))
     for (const r of results) await checkSameResult(server.url, session, r.args)
     for (let round = 0; round < ROUNDS; round++) {
       for (const r of results) {
         const get = () => r.get.push(measure(server, `${server.url}/api/reviews/search?${new URLSearchParams(r.args as Record<string, string>)}`))
         const mcp = () => r.mcp.push(measure(server, `${server.url}/mcp`, callScript(session, r.args)))
-        // Alternate who goes first, so drift in machine speed hits both alike.
-        if (round % 2 === 0) (get(), mcp())
-        else (mcp(), get())
+        const before = () => baseline && r.baseline.push(measure(baseline, `${baseline.url}/mcp`, callScript(baselineSession!, r.args)))
+        // Alternate who goes first, so drift in machine speed hits them alike.
+        if (round % 2 === 0) (get(), mcp(), before())
+        else (before(), mcp(), get())
       }
     }
     report(results)
   } finally {
+    await baseline?.stop()
     await server.stop()
     pg?.stop()
     rmSync(dir, { recursive: true, force: true })
   }
 }
 
-function report(results: { args: object; get: Measured[]; mcp: Measured[] }[]): void {
+function report(results: { args: object; get: Measured[]; mcp: Measured[]; baseline: Measured[] }[]): void {
   console.log(`\nMCP benchmark: wrk -t2 -c50, ${ROUNDS} round(s) x ${SECONDS}s, medians, identity bodies, one session, unique JSON-RPC ids, store ${STORE}`)
-  console.log('search arguments                          | GET req/s (p99 ms) | tools/call req/s (p99 ms) | ratio | server CPU µs/req: GET / MCP')
-  const rows = results.map(({ args, get, mcp }) => {
+  if (BASELINE) console.log(`baseline: tools/call on the checkout in ${BASELINE} (SQLite), same rounds`)
+  console.log(`search arguments                          | GET req/s (p99 ms) | tools/call req/s (p99 ms) | ratio | server CPU µs/req: GET / MCP${BASELINE ? ' | baseline tools/call req/s (CPU µs) | vs baseline' : ''}`)
+  const rows = results.map(({ args, get, mcp, baseline }) => {
     const s = (m: Measured[]) => ({ rps: median(m.map((x) => x.rps)), p99: median(m.map((x) => x.p99ms)), cpu: median(m.map((x) => x.cpuUsPerRequest)), errors: m.reduce((n, x) => n + x.errors, 0) })
     const g = s(get)
     const m = s(mcp)
+    const b = baseline.length ? s(baseline) : undefined
+    const errors = g.errors + m.errors + (b?.errors ?? 0)
     console.log(
-      `${JSON.stringify(args).padEnd(42)}| ${`${Math.round(g.rps)} (${g.p99.toFixed(2)})`.padEnd(19)}| ${`${Math.round(m.rps)} (${m.p99.toFixed(2)})`.padEnd(26)}| ${(m.rps / g.rps).toFixed(2).padEnd(6)}| ${g.cpu.toFixed(0)} / ${m.cpu.toFixed(0)}${g.errors + m.errors ? `  (${g.errors + m.errors} errors!)` : ''}`
+      `${JSON.stringify(args).padEnd(42)}| ${`${Math.round(g.rps)} (${g.p99.toFixed(2)})`.padEnd(19)}| ${`${Math.round(m.rps)} (${m.p99.toFixed(2)})`.padEnd(26)}| ${(m.rps / g.rps).toFixed(2).padEnd(6)}| ${`${g.cpu.toFixed(0)} / ${m.cpu.toFixed(0)}`.padEnd(29)}` +
+        (b ? `| ${`${Math.round(b.rps)} (${b.cpu.toFixed(0)})`.padEnd(35)}| ${(m.rps / b.rps).toFixed(2)}` : '') +
+        (errors ? `  (${errors} errors!)` : '')
     )
-    return { args, get: g, mcp: m, ratio: m.rps / g.rps }
+    return { args, get: g, mcp: m, ratio: m.rps / g.rps, ...(b && { baseline: b, vsBaseline: m.rps / b.rps }) }
   })
   console.log(JSON.stringify({ bench: 'mcp', store: STORE, seconds: SECONDS, rounds: ROUNDS, rows }))
 }
