@@ -77,6 +77,27 @@ describe('each family moves with real traffic', () => {
     assert.ok(delta('http_request_duration_seconds_sum', { route: '/reviews/:id', method: 'GET' }) > 0)
   })
 
+  test('prebuilt bodies, which record their own answers, count every outcome: 200, 304, HEAD, 412, 400, and a body built on first request', async () => {
+    const before = await samples()
+    const etag = String((await get(`${svc.url}/reviews.json`)).headers.etag)
+    assert.equal((await get(`${svc.url}/reviews.json`, { 'if-none-match': etag })).status, 304)
+    assert.equal((await request('HEAD', `${svc.url}/reviews.json`)).status, 200)
+    assert.equal((await get(`${svc.url}/reviews.json`, { 'if-match': '"other"' })).status, 412)
+    assert.equal((await get(`${svc.url}/api/reviews/search?min_rating=9`)).status, 400)
+    assert.equal((await get(`${svc.url}/developers/api/init.js`)).status, 200)
+    const after = await samples()
+    const delta = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels)
+    const counted = (route: string, method: string, status: string) => delta('http_requests_total', { route, method, status })
+    assert.deepEqual(
+      [counted('/reviews.json', 'GET', '200'), counted('/reviews.json', 'GET', '304'), counted('/reviews.json', 'HEAD', '200'), counted('/reviews.json', 'GET', '412')],
+      [1, 1, 1, 1]
+    )
+    assert.equal(counted('/api/reviews/search', 'GET', '400'), 1)
+    assert.equal(counted('/developers/api/init.js', 'GET', '200'), 1)
+    assert.equal(delta('http_request_duration_seconds_count', { route: '/reviews.json', method: 'GET' }), 3)
+    assert.ok(delta('http_request_duration_seconds_sum', { route: '/reviews.json', method: 'GET' }) > 0)
+  })
+
   test('an import: runs counted by outcome, the data version and age, a snapshot build, store operations timed', async () => {
     const before = await samples()
     await importChange()

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
-import type { FastifyInstance, RouteHandlerMethod } from 'fastify'
+import type { FastifyInstance, RouteHandlerMethod, RouteShorthandOptions } from 'fastify'
 import type { Urls } from '../config/index.js'
 import type { SnapshotHolder } from '../snapshot/index.js'
+import type { RouteRecorder } from './request-log.js'
 import type { ResponseCache } from './response-cache.js'
 import type { RouteTable } from './route-table.js'
 
@@ -12,6 +13,8 @@ export interface HttpContext {
   cache: ResponseCache
   routes: RouteTable
   firstSeen(key: string): Promise<Date>
+  /** For routes that record their own answers (see request-log.ts); absent when nothing is recorded. */
+  recorderFor?: (route: string) => RouteRecorder
 }
 
 /**
@@ -24,7 +27,7 @@ export function staticSince(ctx: HttpContext, content: string | Buffer): Promise
 }
 
 /** Registers a GET (and so HEAD) route and records it for 405 answers and CORS preflight. */
-export function getRoute(ctx: HttpContext, url: string, handler: RouteHandlerMethod): void {
+export function getRoute(ctx: HttpContext, url: string, handler: RouteHandlerMethod, options: RouteShorthandOptions = {}): void {
   ctx.routes.add(url, ['GET', 'OPTIONS'])
-  ctx.app.get(url, handler)
+  ctx.app.get(url, options, handler)
 }

@@ -69,7 +69,9 @@ export async function buildHttpApp(o: HttpOptions): Promise<HttpApp> {
       return o.server
     }
   }) as unknown as FastifyInstance
-  const ctx: HttpContext = { app, holder: o.holder, urls: o.urls, cache: new ResponseCache(), routes: new RouteTable(), firstSeen: o.firstSeen }
+  // At debug Fastify logs every request itself; below it, a sample.
+  const recording = observeRequests(app, { log: o.logger, sample: requestLogs ? 0 : o.logRequestSample, observe: o.observe })
+  const ctx: HttpContext = { app, holder: o.holder, urls: o.urls, cache: new ResponseCache(), routes: new RouteTable(), firstSeen: o.firstSeen, recorderFor: recording?.recorderFor }
   o.holder.onSwap(() => ctx.cache.clear())
   // Every response carries the id the front door gave the request (Fastify took it from the header as req.id):
   // here those Fastify sends; prebuilt bodies and MCP, which write their own, add it themselves (send.ts), so the hot
@@ -78,9 +80,7 @@ export async function buildHttpApp(o: HttpOptions): Promise<HttpApp> {
     reply.header('x-request-id', req.id)
     done(null, payload)
   })
-  // At debug Fastify logs every request itself; below it, a sample.
-  const onUnmatched = observeRequests(app, { log: o.logger, sample: requestLogs ? 0 : o.logRequestSample, observe: o.observe })
-  installErrorHandling(app, o.logger, (url) => ctx.routes.allowed(url), onUnmatched)
+  installErrorHandling(app, o.logger, (url) => ctx.routes.allowed(url), recording?.onUnmatched)
   datasetRoutes(ctx)
   reviewRoutes(ctx)
   developerDocsRoutes(ctx, o.hubLimits, o.embedAllowedOrigins)

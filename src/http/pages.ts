@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import type { Urls } from '../config/index.js'
 import { PAGE_STYLES, type SiteData } from '../pages/index.js'
 import { representComputed, type Representation, type Snapshot } from '../snapshot/index.js'
-import { getRoute, type HttpContext } from './context.js'
-import { sendRepresentation } from './send.js'
+import type { HttpContext } from './context.js'
+import { representationRoute } from './send.js'
 
 export const HTML = 'text/html; charset=utf-8'
 
@@ -83,10 +83,9 @@ export interface PageSpec {
 
 /** A page rendered from the current snapshot on its first request and served from the cache until the data changes. */
 export function pageRoute(ctx: HttpContext, url: string, spec: PageSpec, o: PageOptions = {}): void {
-  getRoute(ctx, url, (req: FastifyRequest, reply: FastifyReply) => {
+  representationRoute(ctx, url, (req: FastifyRequest) => {
     const snap = ctx.holder.current
     const key = spec.key ? spec.key(req) : url
-    const rep = ctx.cache.getOrBuild(`page:${snap.version}:${key}`, () => pageRepresentation(snap, spec.render(siteData(snap, ctx.urls), req), o))
-    return sendRepresentation(req, reply, rep)
+    return ctx.cache.getOrBuild(`page:${snap.version}:${key}`, () => pageRepresentation(snap, spec.render(siteData(snap, ctx.urls), req), o))
   })
 }

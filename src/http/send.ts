@@ -3,6 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { ServiceError } from '../domain/index.js'
 import type { Encoding, Representation, Variant } from '../snapshot/index.js'
 import { evaluatePreconditions } from './conditional.js'
+import { getRoute, type HttpContext } from './context.js'
+import type { RouteRecorder } from './request-log.js'
 
 const OFFERED: Encoding[] = ['br', 'gzip', 'identity']
 /** Clients send a handful of distinct Accept-Encoding values; negotiate each once. */
@@ -31,16 +33,59 @@ export function pickVariant(rep: Representation, acceptEncoding: string | undefi
  * pipeline would only re-check headers we built once); Node sends no body for HEAD.
  */
 export function sendRepresentation(req: FastifyRequest, reply: FastifyReply, rep: Representation): FastifyReply {
+  writeRepresentation(req, reply, rep)
+  return reply
+}
+
+/** A representation for a request; may throw a ServiceError (400, 404), and may take a while the first time. */
+export type RepresentationFor = (req: FastifyRequest) => Representation | Promise<Representation>
+
+/**
+ * A GET route answered with the representation `pick` gives. With recording on, the route records each answer itself
+ * right after writing it, errors included, so Fastify runs no per-request hook for it (see request-log.ts).
+ */
+export function representationRoute(ctx: HttpContext, url: string, pick: RepresentationFor): void {
+  const record = ctx.recorderFor?.(url)
+  const handler = (req: FastifyRequest, reply: FastifyReply) => {
+    const started = record ? performance.now() : 0
+    try {
+      const rep = pick(req)
+      if (!(rep instanceof Promise)) return answer(req, reply, rep, record, started)
+      return rep.then(
+        (r) => answer(req, reply, r, record, started),
+        (err: unknown) => failed(req, reply, err, record, started)
+      )
+    } catch (err) {
+      return failed(req, reply, err, record, started)
+    }
+  }
+  getRoute(ctx, url, handler, { config: { recordsItself: record !== undefined } })
+}
+
+function answer(req: FastifyRequest, reply: FastifyReply, rep: Representation, record: RouteRecorder | undefined, started: number): FastifyReply {
+  const bytes = writeRepresentation(req, reply, rep)
+  record?.(req, reply.raw.statusCode, (performance.now() - started) / 1000, bytes)
+  return reply
+}
+
+/** The error goes on to the error handler, which answers it; it is recorded once that answer is sent. */
+function failed(req: FastifyRequest, reply: FastifyReply, err: unknown, record: RouteRecorder | undefined, started: number): never {
+  if (record) reply.raw.once('finish', () => record(req, reply.statusCode, (performance.now() - started) / 1000, Number(reply.getHeader('content-length') ?? 0)))
+  throw err
+}
+
+/** The body bytes it sent (none for a 304). */
+function writeRepresentation(req: FastifyRequest, reply: FastifyReply, rep: Representation): number {
   const variant = pickVariant(rep, req.headers['accept-encoding'])
   const outcome = evaluatePreconditions(req.method, req.headers, variant.etag, rep.lastModified)
   if (outcome === 'failed') throw new ServiceError('precondition_failed', PRECONDITION_FAILED)
   reply.hijack()
   // The request id joins the precomputed headers in the list writeHead takes: a header set on the response
   // beforehand sends every header through Node's one-by-one path (about 4 µs per request).
-  if (outcome === 'not-modified') reply.raw.writeHead(304, [...variant.notModifiedHeaderList, 'x-request-id', req.id]).end()
-  else {
-    reply.bodyBytes = variant.body.length
-    reply.raw.writeHead(200, [...variant.headerList, 'x-request-id', req.id]).end(variant.body)
+  if (outcome === 'not-modified') {
+    reply.raw.writeHead(304, [...variant.notModifiedHeaderList, 'x-request-id', req.id]).end()
+    return 0
   }
-  return reply
+  reply.raw.writeHead(200, [...variant.headerList, 'x-request-id', req.id]).end(variant.body)
+  return variant.body.length
 }

@@ -1,5 +1,5 @@
-import { sendRepresentation } from '../send.js'
-import { getRoute, type HttpContext } from '../context.js'
+import type { HttpContext } from '../context.js'
+import { representationRoute } from '../send.js'
 import type { Representation, Snapshot } from '../../snapshot/index.js'
 
 const DATASETS: Record<string, (s: Snapshot) => Representation> = {
@@ -12,10 +12,10 @@ const DATASETS: Record<string, (s: Snapshot) => Representation> = {
 /** The datasets and the three WebSub topics: bytes straight from the current snapshot. */
 export function datasetRoutes(ctx: HttpContext): void {
   for (const [url, pick] of Object.entries(DATASETS)) {
-    getRoute(ctx, url, (req, reply) => sendRepresentation(req, reply, pick(ctx.holder.current)))
+    representationRoute(ctx, url, () => pick(ctx.holder.current))
   }
 }
 
 export function staticRoute(ctx: HttpContext, url: string, rep: Representation): void {
-  getRoute(ctx, url, (req, reply) => sendRepresentation(req, reply, rep))
+  representationRoute(ctx, url, () => rep)
 }

@@ -4,9 +4,9 @@ import { dirname, join } from 'node:path'
 import { toolSummaries } from '../../mcp/index.js'
 import { API_REFERENCE_INIT_SCRIPT, PATHS, renderApiReferencePage, renderDevelopersPage, type ApiReferenceAssets, type DeveloperDocsFacts, type WebSubSettings } from '../../pages/index.js'
 import { FEED_SIZE, representComputed, topics, type Representation } from '../../snapshot/index.js'
-import { getRoute, staticSince, type HttpContext } from '../context.js'
+import { staticSince, type HttpContext } from '../context.js'
 import { PAGE_CSP, pagePolicy, pageRoute } from '../pages.js'
-import { sendRepresentation } from '../send.js'
+import { representationRoute } from '../send.js'
 
 /**
  * The policy of every page, plus what Swagger UI needs: its script and stylesheet files from this site, and
@@ -71,5 +71,5 @@ function assetRoute(ctx: HttpContext, url: string, read: () => string | Buffer, 
     const content = read()
     return representComputed(content, { ...o, lastModified: await staticSince(ctx, content) })
   }
-  getRoute(ctx, url, async (req, reply) => sendRepresentation(req, reply, await (rep ??= build())))
+  representationRoute(ctx, url, () => (rep ??= build()))
 }

@@ -2,11 +2,11 @@ import type { FastifyRequest } from 'fastify'
 import { ReviewsPageParams, ServiceError } from '../../domain/index.js'
 import { renderHome, renderReviewPage, renderReviewsPage } from '../../pages/index.js'
 import { CONTENT_TYPES, representComputed, type Snapshot } from '../../snapshot/index.js'
-import { getRoute, type HttpContext } from '../context.js'
+import type { HttpContext } from '../context.js'
 import { prefersHtml } from '../negotiation.js'
 import { pageRepresentation, pageRoute, siteData } from '../pages.js'
 import { queryReader } from '../query-decoding.js'
-import { sendRepresentation } from '../send.js'
+import { representationRoute } from '../send.js'
 
 const listParams = queryReader(ReviewsPageParams, 'The page parameter is invalid.')
 
@@ -30,16 +30,15 @@ export function pageRoutes(ctx: HttpContext): void {
     }
   )
   pageRoute(ctx, '/reviews', { key: (req) => `reviews:${listPage(req)}`, render: (site, req) => renderReviewsPage(site, listPage(req)) })
-  getRoute(ctx, '/reviews/:id', (req, reply) => {
+  representationRoute(ctx, '/reviews/:id', (req) => {
     const snap = ctx.holder.current
     const { id } = req.params as { id: string }
     const position = snap.index.byId.get(id)
     if (position === undefined) throw new ServiceError('not_found', `No published review has the id "${id}".`)
     const kind = prefersHtml(req) ? 'html' : 'json'
-    const rep = ctx.cache.getOrBuild(`review:${snap.version}:${kind}:${id}`, () =>
+    return ctx.cache.getOrBuild(`review:${snap.version}:${kind}:${id}`, () =>
       kind === 'html' ? pageRepresentation(snap, renderReviewPage(siteData(snap, urls), position), NEGOTIATED) : reviewJson(snap, position)
     )
-    return sendRepresentation(req, reply, rep)
   })
 }
 

@@ -1,9 +1,9 @@
 import { SearchParams, SinceParams, type Issue } from '../../domain/index.js'
 import { pageJson, reviewsSince, searchReviews, sinceJson } from '../../query/index.js'
 import { CONTENT_TYPES, representComputed, type Snapshot } from '../../snapshot/index.js'
-import { getRoute, type HttpContext } from '../context.js'
+import type { HttpContext } from '../context.js'
 import { queryDecoder, throwAll } from '../query-decoding.js'
-import { sendRepresentation } from '../send.js'
+import { representationRoute } from '../send.js'
 
 const decodeSearch = queryDecoder(SearchParams)
 
@@ -11,21 +11,19 @@ const decodeSearch = queryDecoder(SearchParams)
 export function reviewRoutes(ctx: HttpContext): void {
   const json = (snap: Snapshot, body: string) => representComputed(body, { contentType: CONTENT_TYPES.json, lastModified: snap.changedAt })
 
-  getRoute(ctx, '/api/reviews/search', (req, reply) => {
+  representationRoute(ctx, '/api/reviews/search', (req) => {
     const snap = ctx.holder.current
-    const rep = ctx.cache.getOrBuild(`search:${snap.version}:${queryString(req.url)}`, () =>
+    return ctx.cache.getOrBuild(`search:${snap.version}:${queryString(req.url)}`, () =>
       json(snap, pageJson(snap.index, searchReviews(snap.index, searchInput(req.query as Record<string, unknown>))))
     )
-    return sendRepresentation(req, reply, rep)
   })
 
-  getRoute(ctx, '/api/reviews/since/:date', (req, reply) => {
+  representationRoute(ctx, '/api/reviews/since/:date', (req) => {
     const snap = ctx.holder.current
     const { date } = req.params as { date: string }
     const extra = Object.keys(req.query as object).map((k): Issue => ({ code: 'unrecognized_keys', path: [k], message: `unknown parameter "${k}"` }))
     if (extra.length) throwAll(extra, SinceParams, { date }, 'The date is invalid.')
-    const rep = ctx.cache.getOrBuild(`since:${snap.version}:${date}`, () => json(snap, sinceJson(snap.index, reviewsSince(snap.index, { date }))))
-    return sendRepresentation(req, reply, rep)
+    return ctx.cache.getOrBuild(`since:${snap.version}:${date}`, () => json(snap, sinceJson(snap.index, reviewsSince(snap.index, { date }))))
   })
 }
 

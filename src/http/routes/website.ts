@@ -5,7 +5,7 @@ import { getRoute, type HttpContext } from '../context.js'
 import { sendError } from '../errors.js'
 import { pagePolicy, pageRepresentation, siteData, styleHash } from '../pages.js'
 import { queryReader } from '../query-decoding.js'
-import { sendRepresentation } from '../send.js'
+import { representationRoute, sendRepresentation } from '../send.js'
 
 export const SVG = 'image/svg+xml'
 
@@ -22,13 +22,12 @@ export function websiteRoutes(ctx: HttpContext, o: { embedAllowedOrigins: readon
   const badgeParams = queryReader(BadgeParams, 'The badge parameters are invalid.')
   const embedParams = queryReader(EmbedParams, 'The widget parameters are invalid.')
 
-  getRoute(ctx, PATHS.badge, (req, reply) => {
+  representationRoute(ctx, PATHS.badge, (req) => {
     const snap = ctx.holder.current
     const { theme } = badgeParams(req)
-    const rep = ctx.cache.getOrBuild(`badge:${snap.version}:${theme}`, () =>
+    return ctx.cache.getOrBuild(`badge:${snap.version}:${theme}`, () =>
       representComputed(renderBadge(siteData(snap, ctx.urls), theme), { contentType: SVG, lastModified: snap.changedAt, headers: { 'content-security-policy': BADGE_CSP } })
     )
-    return sendRepresentation(req, reply, rep)
   })
 
   getRoute(ctx, PATHS.embed, (req, reply) => {
