@@ -529,9 +529,10 @@ if (process.env.TEST_POSTGRES_URL) {
       await roleOfB.allowLogin(false)
       assert.ok((await cutConnections(url)) >= 2, 'both listeners and the pools')
       await eventually(async () => assert.equal(b.reachable, false))
-      // Made while b cannot connect: no NOTIFY reaches it.
-      await a.sessions.update('s', { logLevel: 'error' })
-      await a.applyImport({ business: business(), reviews: [review()], replace: false, now: NOW })
+      // Made while b cannot connect: no NOTIFY reaches it. A's pool may still hand out a connection that was cut
+      // before it noticed (that query fails, and the pool drops it), so A's writes are tried until they go through.
+      await eventually(async () => assert.equal(await a.sessions.update('s', { logLevel: 'error' }), true))
+      await eventually(async () => void (await a.applyImport({ business: business(), reviews: [review()], replace: false, now: NOW })))
       const heardWhileAway = heard
       await roleOfB.allowLogin(true)
       await eventually(async () => assert.equal(b.reachable, true), 10_000)
