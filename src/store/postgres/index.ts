@@ -3,7 +3,7 @@ import type { ImportBatch, ImportOutcome, ImportRunOutcome, PublishedData, Store
 import { dump, restore } from './dump.js'
 import { ChangeListener, DATA_CHANNEL, SESSION_CHANNEL } from './listener.js'
 import { migrate } from './migrations.js'
-import { bulkTimeoutMs, connectionConfig, type Settings } from './pool.js'
+import { bulkTimeoutMs, connectionConfig, statement, type Settings } from './pool.js'
 import { applyImport, readPublished } from './published.js'
 import { firstSeen, importRuns, PostgresRates, recordImport } from './rates.js'
 import { PostgresSessions } from './sessions.js'
@@ -78,7 +78,7 @@ export class PostgresStore implements Store {
   }
 
   async dataVersion(): Promise<number> {
-    const { rows } = await this.pool.query<{ version: number }>('SELECT version FROM data_version WHERE id = 1')
+    const { rows } = await statement<{ version: number }>(this.pool, 'SELECT version FROM data_version WHERE id = 1')
     return rows[0]!.version
   }
 

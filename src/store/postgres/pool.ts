@@ -51,8 +51,18 @@ export function bulkTimeoutMs(statementTimeoutMs: number): number {
   return Math.max(BULK_STATEMENT_TIMEOUT_MS, statementTimeoutMs)
 }
 
-/** Deadlock and serialisation failures: PostgreSQL rolled the transaction back and it can simply run again. */
-const RETRYABLE = new Set(['40P01', '40001'])
+/**
+ * Failures after which running the work again is safe, with how many attempts each gets: a deadlock or a
+ * serialisation failure (PostgreSQL rolled the transaction back), and a connection the server ended (admin_shutdown,
+ * as on a restart: what ran on it did not commit). The last reaches a statement when the pool hands out an idle
+ * connection the server ended before the pool had noticed; the pool drops it and the next attempt gets another, so
+ * after a restart every idle connection of the pool may fail once.
+ */
+const ATTEMPTS = new Map([
+  ['40P01', 3],
+  ['40001', 3],
+  ['57P01', 64]
+])
 
 export type Queryable = Pick<pg.PoolClient, 'query'>
 
@@ -79,22 +89,22 @@ export async function transaction<T>(pool: pg.Pool, work: (c: Queryable) => Prom
   })
 }
 
-/** One statement that writes several rows (and so may deadlock with another such), retried as retrying() says. */
-export async function write<R extends pg.QueryResultRow>(pool: pg.Pool, sql: string, params: unknown[]): Promise<pg.QueryResult<R>> {
+/** One statement on a pooled connection, run again as retrying() says. */
+export async function statement<R extends pg.QueryResultRow>(pool: pg.Pool, sql: string, params: unknown[] = []): Promise<pg.QueryResult<R>> {
   return retrying(() => pool.query<R>(sql, params))
 }
 
 /**
- * Runs `attempt` again, a few times, when PostgreSQL aborted it for a deadlock or a serialisation failure: it was
- * rolled back whole, so running it again is safe. Writers lock subscription and intent rows before counter rows,
- * which makes deadlocks rare; rows locked in different orders within one table can still meet.
+ * Runs `attempt` again after a failure listed in ATTEMPTS: it was rolled back whole, so running it again is
+ * safe. Writers lock subscription and intent rows before counter rows, which makes deadlocks rare; rows locked in
+ * different orders within one table can still meet.
  */
 async function retrying<T>(attempt: () => Promise<T>): Promise<T> {
   for (let n = 1; ; n++) {
     try {
       return await attempt()
     } catch (err) {
-      if (n === 3 || !RETRYABLE.has((err as { code?: string }).code ?? '')) throw err
+      if (n >= (ATTEMPTS.get((err as { code?: string }).code ?? '') ?? 1)) throw err
     }
   }
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg'
 import type { ImportRunOutcome, RateStore } from '../types.js'
+import { statement } from './pool.js'
 
 /** How often a node clears windows that have ended (one row per client key would otherwise stay forever). */
 const SWEEP_EVERY_MS = 60_000
@@ -13,7 +14,7 @@ export class PostgresRates implements RateStore {
   async hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }> {
     await this.sweep(windowMs, now)
     // As SQLite: a window opens at the first hit, and a row whose window has ended starts over at 1.
-    const { rows } = await this.pool.query<{ count: number; window_start: number }>(
+    const { rows } = await statement<{ count: number; window_start: number }>(this.pool, 
       `INSERT INTO rate_limits AS r (key, window_start, count) VALUES ($1, $2, 1)
        ON CONFLICT (key) DO UPDATE SET
          count = CASE WHEN r.window_start + $3 <= $2 THEN 1 ELSE r.count + 1 END,
@@ -28,14 +29,14 @@ export class PostgresRates implements RateStore {
   private async sweep(windowMs: number, now: number): Promise<void> {
     if (now - this.lastSweep < SWEEP_EVERY_MS) return
     this.lastSweep = now
-    await this.pool.query('DELETE FROM rate_limits WHERE window_start + $1 <= $2', [windowMs, now])
+    await statement(this.pool, 'DELETE FROM rate_limits WHERE window_start + $1 <= $2', [windowMs, now])
   }
 }
 
 /** When `key` was first recorded: insert-if-absent and read back in one statement, the same answer on every node. */
 export async function firstSeen(pool: pg.Pool, key: string, now: Date): Promise<Date> {
   for (let attempt = 1; ; attempt++) {
-    const { rows } = await pool.query<{ at: number }>(
+    const { rows } = await statement<{ at: number }>(pool, 
       `WITH added AS (INSERT INTO first_seen (key, at) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING at)
        SELECT at FROM added UNION ALL SELECT at FROM first_seen WHERE key = $1`,
       [key, now.getTime()]
@@ -47,13 +48,13 @@ export async function firstSeen(pool: pg.Pool, key: string, now: Date): Promise<
 }
 
 export async function recordImport(pool: pg.Pool, outcome: ImportRunOutcome): Promise<void> {
-  await pool.query(
+  await statement(pool, 
     'INSERT INTO import_runs AS r (outcome, count, last_at) VALUES ($1, 1, $2) ON CONFLICT (outcome) DO UPDATE SET count = r.count + 1, last_at = excluded.last_at',
     [outcome, Date.now()]
   )
 }
 
 export async function importRuns(pool: pg.Pool): Promise<Partial<Record<ImportRunOutcome, number>>> {
-  const { rows } = await pool.query<{ outcome: ImportRunOutcome; count: number }>('SELECT outcome, count FROM import_runs')
+  const { rows } = await statement<{ outcome: ImportRunOutcome; count: number }>(pool, 'SELECT outcome, count FROM import_runs')
   return Object.fromEntries(rows.map((r) => [r.outcome, Number(r.count)]))
 }

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache'
 import type pg from 'pg'
 import type { McpSessionChange, McpSessionRecord, McpSessionStore } from '../types.js'
 import { SESSION_CHANNEL } from './listener.js'
-import { LOCK_CLASS, transaction } from './pool.js'
+import { LOCK_CLASS, statement, transaction } from './pool.js'
 import { copySessionRecord } from '../session-records.js'
 
 interface Row {
@@ -72,7 +72,7 @@ export class PostgresSessions implements McpSessionStore {
     const cached = this.listening() ? this.cache.get(id) : undefined
     if (cached) return copySessionRecord(cached)
     const before = this.invalidations
-    const { rows } = await this.pool.query<Row>('SELECT * FROM mcp_sessions WHERE id = $1', [id])
+    const { rows } = await statement<Row>(this.pool, 'SELECT * FROM mcp_sessions WHERE id = $1', [id])
     if (!rows[0]) return undefined
     const record = toRecord(rows[0])
     if (this.listening() && this.invalidations === before) this.cache.set(id, record)
@@ -81,13 +81,13 @@ export class PostgresSessions implements McpSessionStore {
 
   /** Not signalled: the last use matters to expireIdle, which reads the table, not to other nodes' caches. */
   async touch(id: string, now: number): Promise<void> {
-    await this.pool.query('UPDATE mcp_sessions SET last_seen = GREATEST(last_seen, $2) WHERE id = $1', [id, now])
+    await statement(this.pool, 'UPDATE mcp_sessions SET last_seen = GREATEST(last_seen, $2) WHERE id = $1', [id, now])
     const cached = this.cache.get(id)
     if (cached) cached.lastSeen = Math.max(cached.lastSeen, now)
   }
 
   async update(id: string, change: McpSessionChange): Promise<boolean> {
-    const { rows } = await this.pool.query<Row>(
+    const { rows } = await statement<Row>(this.pool, 
       `WITH changed AS (
          UPDATE mcp_sessions SET
            log_level = COALESCE($2, log_level),
@@ -103,7 +103,7 @@ export class PostgresSessions implements McpSessionStore {
   }
 
   async delete(id: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
+    const { rowCount } = await statement(this.pool, 
       'WITH gone AS (DELETE FROM mcp_sessions WHERE id = $1 RETURNING id) SELECT pg_notify($2, id) FROM gone',
       [id, SESSION_CHANNEL]
     )
@@ -112,7 +112,7 @@ export class PostgresSessions implements McpSessionStore {
   }
 
   async expireIdle(before: number): Promise<string[]> {
-    const { rows } = await this.pool.query<{ id: string }>(
+    const { rows } = await statement<{ id: string }>(this.pool, 
       'WITH gone AS (DELETE FROM mcp_sessions WHERE last_seen < $1 RETURNING id) SELECT id, pg_notify($2, id) FROM gone',
       [before, SESSION_CHANNEL]
     )
@@ -121,7 +121,7 @@ export class PostgresSessions implements McpSessionStore {
   }
 
   async count(): Promise<number> {
-    const { rows } = await this.pool.query<{ n: number }>('SELECT count(*) AS n FROM mcp_sessions')
+    const { rows } = await statement<{ n: number }>(this.pool, 'SELECT count(*) AS n FROM mcp_sessions')
     return rows[0]!.n
   }
 }

@@ -1,7 +1,7 @@
 import type pg from 'pg'
 import type { Claim, FailureOutcome, HubTotals, Intent, NewSubscription, Subscription, SubscriptionStore } from '../types.js'
 import { callbackHost, hubTotals, toSubscription, TOPIC_STATES_SQL, type CounterColumn, type CounterRow, type SubscriptionRow, type TopicStateRow } from '../websub-rows.js'
-import { LOCK_CLASS, READ_SNAPSHOT, transaction, write, type Queryable } from './pool.js'
+import { LOCK_CLASS, READ_SNAPSHOT, statement, transaction, type Queryable } from './pool.js'
 
 
 const INTENT_COLUMNS = 'id, mode, topic, callback, secret, lease_seconds AS "leaseSeconds"'
@@ -47,7 +47,7 @@ export class PostgresSubscriptions implements SubscriptionStore {
   }
 
   async claimIntents(claim: Claim, limit: number): Promise<Intent[]> {
-    const { rows } = await write<Intent>(
+    const { rows } = await statement<Intent>(
       this.pool,
       `WITH picked AS (
          SELECT id FROM websub_intents i
@@ -65,7 +65,7 @@ export class PostgresSubscriptions implements SubscriptionStore {
 
   async finishIntent(intent: Intent, verified: boolean): Promise<void> {
     // Counted only if this call removed it: a node whose claim ran out and was taken over does not count it twice.
-    await write(
+    await statement(
       this.pool,
       `WITH settled AS (DELETE FROM websub_intents WHERE id = $1 RETURNING topic) ${countInto(verified ? 'verifications_succeeded' : 'verifications_failed', 'settled')}`,
       [intent.id]
@@ -97,7 +97,7 @@ export class PostgresSubscriptions implements SubscriptionStore {
   }
 
   async unsubscribe(topic: string, callback: string): Promise<boolean> {
-    const { rows } = await write<{ n: number }>(
+    const { rows } = await statement<{ n: number }>(
       this.pool,
       `WITH gone AS (DELETE FROM websub_subscriptions WHERE topic = $1 AND callback = $2 RETURNING topic),
          counted AS (${countInto('removed_unsubscribed', 'gone')})
@@ -120,7 +120,7 @@ export class PostgresSubscriptions implements SubscriptionStore {
   }
 
   async claimDue(claim: Claim, version: number, limit: number, skipHosts: readonly string[]): Promise<Subscription[]> {
-    const { rows } = await write<SubscriptionRow>(
+    const { rows } = await statement<SubscriptionRow>(
       this.pool,
       `WITH picked AS (
          SELECT topic, callback FROM websub_subscriptions
@@ -141,7 +141,7 @@ export class PostgresSubscriptions implements SubscriptionStore {
 
   async nextWakeAt(version: number, now: number): Promise<number | null> {
     // A row becomes claimable when both its backoff and any claim on it have ended.
-    const { rows } = await this.pool.query<{ at: number | null }>(
+    const { rows } = await statement<{ at: number | null }>(this.pool, 
       `SELECT min(GREATEST(COALESCE(next_attempt_at, 0), COALESCE(claim_until, 0))) AS at FROM websub_subscriptions
        WHERE delivered_version < $1 AND expires_at > $2 AND GREATEST(COALESCE(next_attempt_at, 0), COALESCE(claim_until, 0)) > $2`,
       [version, now]
@@ -201,7 +201,7 @@ export class PostgresSubscriptions implements SubscriptionStore {
 
   async release(node: string, items: { topic: string; callback: string }[]): Promise<void> {
     if (items.length === 0) return
-    await write(
+    await statement(
       this.pool,
       `UPDATE websub_subscriptions s SET claimed_by = NULL, claim_until = NULL
        FROM unnest($2::text[], $3::text[]) AS i (topic, callback)
@@ -211,11 +211,11 @@ export class PostgresSubscriptions implements SubscriptionStore {
   }
 
   async releaseIntent(node: string, id: number): Promise<void> {
-    await this.pool.query('UPDATE websub_intents SET claimed_by = NULL, claim_until = NULL WHERE id = $2 AND claimed_by = $1', [node, id])
+    await statement(this.pool, 'UPDATE websub_intents SET claimed_by = NULL, claim_until = NULL WHERE id = $2 AND claimed_by = $1', [node, id])
   }
 
   async renewClaims(claim: Claim): Promise<void> {
-    await write(
+    await statement(
       this.pool,
       `WITH subscriptions AS (UPDATE websub_subscriptions SET claim_until = $2 WHERE claimed_by = $1)
        UPDATE websub_intents SET claim_until = $2 WHERE claimed_by = $1`,
@@ -224,7 +224,7 @@ export class PostgresSubscriptions implements SubscriptionStore {
   }
 
   async releaseAll(node: string): Promise<void> {
-    await write(
+    await statement(
       this.pool,
       `WITH subscriptions AS (UPDATE websub_subscriptions SET claimed_by = NULL, claim_until = NULL WHERE claimed_by = $1)
        UPDATE websub_intents SET claimed_by = NULL, claim_until = NULL WHERE claimed_by = $1`,
@@ -233,7 +233,7 @@ export class PostgresSubscriptions implements SubscriptionStore {
   }
 
   async purgeExpired(now: number): Promise<number> {
-    const { rows } = await write<{ n: number }>(
+    const { rows } = await statement<{ n: number }>(
       this.pool,
       `WITH gone AS (DELETE FROM websub_subscriptions WHERE expires_at <= $1 RETURNING topic),
          counted AS (${countInto('removed_expired', 'gone')})
