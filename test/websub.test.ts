@@ -334,7 +334,8 @@ describe('distribution', () => {
       assert.ok(b!.at - a!.at >= 140 && c!.at - b!.at >= 290, 'waits of 150 and 300 ms between attempts')
       calls = 0
       await publish()
-      await sleep(100)
+      // The next version's first attempt fails too (a third failure in a row, had the success not reset the count).
+      await waitFor('the first attempt at the next version', () => sub.deliveriesTo(cb.path).length === 4, 5000)
       calls = 10 // from now on every attempt succeeds
       await waitFor('the next version', () => sub.deliveriesTo(cb.path).length >= 5, 5000)
       await sleep(600)
