@@ -159,7 +159,7 @@ describe('websub.rocks hub tests, replicated', () => {
     const v = sub.verificationsOf(cb.path)[1]!
     assert.equal(v.params['hub.mode'], 'unsubscribe')
     assert.equal(v.params['hub.topic'], atom)
-    await sleep(100)
+    await waitFor('the unsubscription to be applied', async () => !(await pendingIntent(cb.url)))
     await publish()
     await sleep(600)
     assert.equal(sub.deliveriesTo(cb.path).length, 0)
@@ -218,7 +218,7 @@ describe('the states table', () => {
     try {
       assert.equal((await hubRequest(hub, { 'hub.mode': 'unsubscribe', 'hub.topic': atom, 'hub.callback': cb.url })).status, 202)
       await waitFor('the unsubscribe verification', () => sub.verificationsOf(cb.path).length === 2)
-      await sleep(100)
+      await waitFor('the refusal to be applied', async () => !(await pendingIntent(cb.url)))
       await publish()
       await waitFor('a delivery', () => sub.deliveriesTo(cb.path).length === 1)
     } finally {
@@ -299,7 +299,7 @@ describe('subscriptions', () => {
     await hubRequest(hub, { 'hub.mode': 'subscribe', 'hub.topic': atom, 'hub.callback': cb.url, 'hub.secret': 'second-secret' })
     await waitFor('the refused verification', () => sub.verificationsOf(cb.path).length === 2)
     sub.onVerify = () => undefined
-    await sleep(100)
+    await waitFor('the refusal to be applied', async () => !(await pendingIntent(cb.url)))
     await publish()
     await waitFor('a delivery', () => sub.deliveriesTo(cb.path).length === 1)
     await assertDelivery(sub.deliveriesTo(cb.path)[0]!, atom, 'first-secret')
