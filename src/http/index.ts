@@ -74,8 +74,8 @@ export async function buildHttpApp(o: HttpOptions): Promise<HttpApp> {
   const ctx: HttpContext = { app, holder: o.holder, urls: o.urls, cache: new ResponseCache(), routes: new RouteTable(), firstSeen: o.firstSeen, recorderFor: recording?.recorderFor }
   o.holder.onSwap(() => ctx.cache.clear())
   // Every response carries the id the front door gave the request (Fastify took it from the header as req.id):
-  // here those Fastify sends; prebuilt bodies and MCP, which write their own, add it themselves (send.ts), so the hot
-  // read path runs no hook for it.
+  // here those Fastify sends; prebuilt bodies (send.ts) and MCP (routes/mcp.ts), which write their own, add it
+  // themselves, so the hot read path runs no hook for it.
   app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id)
     done(null, payload)

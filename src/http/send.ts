@@ -38,7 +38,7 @@ export function sendRepresentation(req: FastifyRequest, reply: FastifyReply, rep
 }
 
 /** A representation for a request; may throw a ServiceError (400, 404), and may take a while the first time. */
-export type RepresentationFor = (req: FastifyRequest) => Representation | Promise<Representation>
+type RepresentationFor = (req: FastifyRequest) => Representation | Promise<Representation>
 
 /**
  * A GET route answered with the representation `pick` gives. With recording on, the route records each answer itself

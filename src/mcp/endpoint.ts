@@ -20,6 +20,7 @@ import {
   prepareRequest,
   refusal,
   refuse,
+  type AnswerHeaders,
   sessionIdOf,
   type Refusal
 } from './wire.js'
@@ -48,9 +49,6 @@ export interface McpStats {
   expired: number
   refusedFull: number
 }
-
-/** Headers every answer to a request carries, from the caller (the HTTP area's request id). */
-type Headers = Readonly<Record<string, string>>
 
 /** At most this often a node writes a session's last use to the store (a write per request would cost too much). */
 const TOUCH_EVERY_MS = 30_000
@@ -86,7 +84,7 @@ export class McpEndpoint {
     return { live: this.local.size, inFlight, ...this.counts }
   }
 
-  async post(req: IncomingMessage, res: ServerResponse, body: Buffer, headers: Headers = {}): Promise<void> {
+  async post(req: IncomingMessage, res: ServerResponse, body: Buffer, headers: AnswerHeaders = {}): Promise<void> {
     const early = this.checkOrigin(req, res) ?? checkAccept(req, 'application/json', 'text/event-stream') ?? checkJsonBody(req)
     if (early) return refuse(res, early, headers)
     const parsed = parseMessage(body)
@@ -112,13 +110,13 @@ export class McpEndpoint {
   }
 
   /** The stream for messages that answer no request: resource updates and log messages. */
-  async get(req: IncomingMessage, res: ServerResponse, headers: Headers = {}): Promise<void> {
+  async get(req: IncomingMessage, res: ServerResponse, headers: AnswerHeaders = {}): Promise<void> {
     const found = this.checkOrigin(req, res) ?? checkAccept(req, 'text/event-stream') ?? (await this.sessionFor(req))
     if (!(found instanceof Session)) return refuse(res, found, headers)
     if (!found.transport.openStream(res, headers)) refuse(res, refusal(409, -32000, 'Conflict: this session already has an open stream.'), headers)
   }
 
-  async delete(req: IncomingMessage, res: ServerResponse, headers: Headers = {}): Promise<void> {
+  async delete(req: IncomingMessage, res: ServerResponse, headers: AnswerHeaders = {}): Promise<void> {
     const found = this.checkOrigin(req, res) ?? (await this.sessionFor(req))
     if (!(found instanceof Session)) return refuse(res, found, headers)
     await this.o.sessions.delete(found.id)
@@ -127,7 +125,7 @@ export class McpEndpoint {
   }
 
   /** CORS preflight for browser clients on an allowed origin. */
-  preflight(req: IncomingMessage, res: ServerResponse, headers: Headers = {}): void {
+  preflight(req: IncomingMessage, res: ServerResponse, headers: AnswerHeaders = {}): void {
     const refused = this.checkOrigin(req, res)
     if (refused) return refuse(res, refused, headers)
     res.writeHead(204, {
@@ -163,7 +161,7 @@ export class McpEndpoint {
     await session.dataChanged(record, next, previous)
   }
 
-  private async initialize(req: IncomingMessage, res: ServerResponse, message: JSONRPCRequest, headers: Headers): Promise<void> {
+  private async initialize(req: IncomingMessage, res: ServerResponse, message: JSONRPCRequest, headers: AnswerHeaders): Promise<void> {
     if (sessionIdOf(req) !== undefined) return refuse(res, refusal(400, -32600, 'Invalid Request: initialize starts a new session; send it without Mcp-Session-Id.'), headers)
     // Checked before a session exists, so a request that cannot be taken does not leave one behind.
     const prepared = prepareRequest(message)

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http'
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { ErrorCode, type JSONRPCMessage, type JSONRPCNotification, type JSONRPCRequest, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js'
+import type { AnswerHeaders } from './wire.js'
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' }
 const KEEP_ALIVE_MS = 25_000
@@ -149,7 +150,7 @@ export class SessionTransport implements Transport {
    * Hands a request to the server; its reply goes to `res`, with `headers` besides the transport's own. False when a
    * request with that id is still in flight.
    */
-  request(message: JSONRPCRequest, res: ServerResponse, extra: MessageExtraInfo, headers: Readonly<Record<string, string>> = {}): boolean {
+  request(message: JSONRPCRequest, res: ServerResponse, extra: MessageExtraInfo, headers: AnswerHeaders = {}): boolean {
     const { id } = message
     if (this.inFlight.has(id)) return false
     const pending: Pending = {
@@ -188,7 +189,7 @@ export class SessionTransport implements Transport {
   }
 
   /** The GET stream, where messages unrelated to a request go (resource updates, log messages). One at a time. */
-  openStream(res: ServerResponse, headers: Readonly<Record<string, string>> = {}): boolean {
+  openStream(res: ServerResponse, headers: AnswerHeaders = {}): boolean {
     if (this.stream) return false
     res.writeHead(200, { ...headers, ...SSE_HEADERS, 'mcp-session-id': this.sessionId })
     res.flushHeaders()

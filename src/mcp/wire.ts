@@ -11,9 +11,12 @@ export interface Refusal {
   headers?: Record<string, string>
 }
 
+/** Headers every answer to one HTTP request carries besides the endpoint's own (the caller's request id). */
+export type AnswerHeaders = Readonly<Record<string, string>>
+
 export const refusal = (status: number, code: number, message: string, headers?: Record<string, string>): Refusal => ({ status, code, message, headers })
 
-export function refuse(res: ServerResponse, r: Refusal, headers?: Readonly<Record<string, string>>): void {
+export function refuse(res: ServerResponse, r: Refusal, headers?: AnswerHeaders): void {
   const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: r.code, message: r.message } })
   res.writeHead(r.status, { ...headers, ...r.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'cache-control': 'no-store' })
   res.end(body)
@@ -84,7 +87,7 @@ function withoutTask(m: JSONRPCRequest): JSONRPCRequest {
 }
 
 /** An answer to a request that never reached the server: a JSON-RPC error with the request's id, in a 200. */
-export function answerError(res: ServerResponse, response: JSONRPCErrorResponse, headers?: Readonly<Record<string, string>>): void {
+export function answerError(res: ServerResponse, response: JSONRPCErrorResponse, headers?: AnswerHeaders): void {
   const body = JSON.stringify(response)
   res.writeHead(200, { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) })
   res.end(body)

@@ -14,7 +14,8 @@ export class PostgresRates implements RateStore {
   async hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }> {
     await this.sweep(windowMs, now)
     // As SQLite: a window opens at the first hit, and a row whose window has ended starts over at 1.
-    const { rows } = await statement<{ count: number; window_start: number }>(this.pool, 
+    const { rows } = await statement<{ count: number; window_start: number }>(
+      this.pool,
       `INSERT INTO rate_limits AS r (key, window_start, count) VALUES ($1, $2, 1)
        ON CONFLICT (key) DO UPDATE SET
          count = CASE WHEN r.window_start + $3 <= $2 THEN 1 ELSE r.count + 1 END,
@@ -36,7 +37,8 @@ export class PostgresRates implements RateStore {
 /** When `key` was first recorded: insert-if-absent and read back in one statement, the same answer on every node. */
 export async function firstSeen(pool: pg.Pool, key: string, now: Date): Promise<Date> {
   for (let attempt = 1; ; attempt++) {
-    const { rows } = await statement<{ at: number }>(pool, 
+    const { rows } = await statement<{ at: number }>(
+      pool,
       `WITH added AS (INSERT INTO first_seen (key, at) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING at)
        SELECT at FROM added UNION ALL SELECT at FROM first_seen WHERE key = $1`,
       [key, now.getTime()]
@@ -48,7 +50,8 @@ export async function firstSeen(pool: pg.Pool, key: string, now: Date): Promise<
 }
 
 export async function recordImport(pool: pg.Pool, outcome: ImportRunOutcome): Promise<void> {
-  await statement(pool, 
+  await statement(
+    pool,
     'INSERT INTO import_runs AS r (outcome, count, last_at) VALUES ($1, 1, $2) ON CONFLICT (outcome) DO UPDATE SET count = r.count + 1, last_at = excluded.last_at',
     [outcome, Date.now()]
   )

@@ -87,7 +87,8 @@ export class PostgresSessions implements McpSessionStore {
   }
 
   async update(id: string, change: McpSessionChange): Promise<boolean> {
-    const { rows } = await statement<Row>(this.pool, 
+    const { rows } = await statement<Row>(
+      this.pool,
       `WITH changed AS (
          UPDATE mcp_sessions SET
            log_level = COALESCE($2, log_level),
@@ -103,7 +104,8 @@ export class PostgresSessions implements McpSessionStore {
   }
 
   async delete(id: string): Promise<boolean> {
-    const { rowCount } = await statement(this.pool, 
+    const { rowCount } = await statement(
+      this.pool,
       'WITH gone AS (DELETE FROM mcp_sessions WHERE id = $1 RETURNING id) SELECT pg_notify($2, id) FROM gone',
       [id, SESSION_CHANNEL]
     )
@@ -112,7 +114,8 @@ export class PostgresSessions implements McpSessionStore {
   }
 
   async expireIdle(before: number): Promise<string[]> {
-    const { rows } = await statement<{ id: string }>(this.pool, 
+    const { rows } = await statement<{ id: string }>(
+      this.pool,
       'WITH gone AS (DELETE FROM mcp_sessions WHERE last_seen < $1 RETURNING id) SELECT id, pg_notify($2, id) FROM gone',
       [before, SESSION_CHANNEL]
     )

@@ -141,7 +141,8 @@ export class PostgresSubscriptions implements SubscriptionStore {
 
   async nextWakeAt(version: number, now: number): Promise<number | null> {
     // A row becomes claimable when both its backoff and any claim on it have ended.
-    const { rows } = await statement<{ at: number | null }>(this.pool, 
+    const { rows } = await statement<{ at: number | null }>(
+      this.pool,
       `SELECT min(GREATEST(COALESCE(next_attempt_at, 0), COALESCE(claim_until, 0))) AS at FROM websub_subscriptions
        WHERE delivered_version < $1 AND expires_at > $2 AND GREATEST(COALESCE(next_attempt_at, 0), COALESCE(claim_until, 0)) > $2`,
       [version, now]
