@@ -157,6 +157,22 @@ describe('irony in a bad review', () => {
   })
 })
 
+describe('reviews written as lists', () => {
+  test('an item takes the side of its heading, not the stars', () => {
+    assert.equal(aspects('pros: the chapel. cons: the bill, the parking lot', 5).pricing, 'negative')
+    assert.equal(aspects('Cons - the invoice.', 5).pricing, 'negative')
+    assert.equal(aspects('Only minus: the obituary.', 5).arrangements, 'negative')
+    assert.equal(aspects('Pros - the paperwork.', 1).arrangements, 'positive')
+  })
+  test('one item a line, under "Good:" and "Not good:"', () => {
+    const r = aspects('Good:\n* the explanations of costs\n* a quiet family room\nNot good:\n* the parking', 3)
+    assert.deepEqual([r.pricing, r.facilities], ['positive', 'mixed'])
+  })
+  test('a label takes the verdict after its colon: "Communication: poor"', () => {
+    assert.equal(aspects('Communication: poor.', 4).communication, 'negative')
+  })
+})
+
 describe('staff, durations, phrases', () => {
   test('staff named by first name or misspelling get the judgement of their clause', () => {
     const r = analyze('Pria was wonderful. Dec was rude to my mother.', 3)

@@ -10,7 +10,8 @@ export function splitClauses(tokens: readonly Token[]): { tokens: Token[]; after
   const parts: { tokens: Token[]; after: string | null }[] = [{ tokens: [], after: null }]
   tokens.forEach((t, i) => {
     const current = parts.at(-1)!.tokens
-    if (HARD_STOPS.has(t.lower)) {
+    // A line break ends a clause too: the items of a list written one per line.
+    if (HARD_STOPS.has(t.lower) || (t.pos === 'SPACE' && t.value.includes('\n'))) {
       if (current.length) parts.push({ tokens: [], after: t.lower })
       return
     }

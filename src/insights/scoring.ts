@@ -4,6 +4,7 @@ import { findIdioms } from './idioms.js'
 import { BOOSTERS, HEDGES, NEGATORS, SERVICE_ACTIONS, valence } from './lexicon.js'
 import { tokensText, type Sentence, type Token } from './nlp.js'
 import { peopleHits } from './people.js'
+import { headingSide } from './sections.js'
 import { durationAt, findTerms, type CompiledTaxonomy, type TermHit } from './taxonomy.js'
 
 /**
@@ -30,6 +31,8 @@ export interface ScoredClause {
   link: 'contrast' | 'elaboration' | 'list' | null
   /** The sentence praises in a way that, in a bad review, is irony (see `ironic`). */
   ironic: boolean
+  /** The side of the list heading the clause comes under ("Cons: the bill"): +1, -1, or 0 outside such a list (sections.ts). */
+  section: number
 }
 
 const DESCRIBING = new Set(['ADJ', 'ADV'])
@@ -42,12 +45,14 @@ export function scoreSentence(sentence: Sentence, tax: CompiledTaxonomy, previou
   const turn = parts.findLastIndex((p, k) => k > 0 && CONTRAST.has(p.tokens[0]?.lower ?? ''))
   const clauses: ScoredClause[] = []
   const irony = ironic(sentence.tokens)
+  let section = 0
   // An event in one clause belongs to the task another clause of the sentence names (events.ts).
   const task = tax.events !== undefined && parts.length > 1 && mayFail(sentence.tokens, tax.events) && findTerms(tax, sentence.tokens, NONE).some((h) => names(sentence.tokens, h, tax.events!))
   parts.forEach(({ tokens, after }, k) => {
     const weight = turn < 0 ? 1 : k >= turn ? 1.5 : 0.5
     const link = CONTRAST.has(tokens[0]?.lower ?? '') ? 'contrast' : after === ':' ? 'elaboration' : after === ',' ? 'list' : null
-    clauses.push(scoreClause(tokens, tax, { weight, link, ironic: irony }, k === 0, inherited(tokens, clauses.at(-1) ?? previous), task))
+    section = headingSide(tokens) || section
+    clauses.push(scoreClause(tokens, tax, { weight, link, ironic: irony, section }, k === 0, inherited(tokens, clauses.at(-1) ?? previous), task))
   })
   return clauses
 }
@@ -69,7 +74,7 @@ function inherited(tokens: Token[], previous: ScoredClause | undefined): TermHit
   return [...new Set(previous.terms.map((h) => h.aspect))].map((aspect) => ({ aspect, start: anchor, end: anchor + 1 }))
 }
 
-type Placement = Pick<ScoredClause, 'weight' | 'link' | 'ironic'>
+type Placement = Pick<ScoredClause, 'weight' | 'link' | 'ironic' | 'section'>
 
 function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placement, first: boolean, fallback: TermHit[], task: boolean): ScoredClause {
   const idioms = findIdioms(tokens)
