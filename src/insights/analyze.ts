@@ -192,9 +192,9 @@ function aspectMentions(clauses: ScoredClause[], rating: number) {
     for (const hit of c.terms) {
       const { score, strongest } = mentionScore(c, hit)
       const stated = Math.abs(score) >= SIGNAL
-      // The place or time of a judgement, or of something staff did, is not a topic: "at the viewing she was in the
-      // wrong blouse", "the casket was open at the viewing" ... "they had his glasses on upside down at the viewing".
-      // An event and its place are facts about each other ("the service was in the chapel at 11").
+      // The place or time of what the clause says is not a topic: "at the viewing she was in the wrong blouse", "after
+      // the service we went home", "held the door for every guest at the graveside service". An event and its place
+      // are facts about each other ("the service was in the chapel at 11").
       if (hit.setting && !stated && !c.terms.some((h) => h !== hit && EVENTS_AND_PLACES.has(h.aspect))) continue
       const entry = byAspect.get(hit.aspect) ?? { evidence: [], phrases: [] }
       const weight = stated ? c.weight : c.weight / 2
