@@ -157,6 +157,17 @@ describe('irony in a bad review', () => {
   })
 })
 
+describe('blame lifted from the business', () => {
+  test('what the reviewer says is no one\'s fault is a fact, not criticism', () => {
+    assert.equal(aspects("It started fifteen minutes late because the hearse got stuck, which isn't really anyone's fault.", 4).timeliness, 'neutral')
+    assert.equal(aspects("Parking was muddy but that's the cemetery, not them.", 4).facilities, 'neutral')
+    assert.equal(aspects('The permit took a while, which is the state\'s doing.', 5).arrangements, 'neutral')
+  })
+  test('without the excuse it is criticism', () => {
+    assert.equal(aspects('It started fifteen minutes late.', 4).timeliness, 'negative')
+  })
+})
+
 describe('reviews written as lists', () => {
   test('an item takes the side of its heading, not the stars', () => {
     assert.equal(aspects('pros: the chapel. cons: the bill, the parking lot', 5).pricing, 'negative')

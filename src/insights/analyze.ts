@@ -198,8 +198,9 @@ function aspectMentions(clauses: ScoredClause[], rating: number) {
       if (hit.setting && !stated && !c.terms.some((h) => h !== hit && EVENTS_AND_PLACES.has(h.aspect))) continue
       const entry = byAspect.get(hit.aspect) ?? { evidence: [], phrases: [] }
       const weight = stated ? c.weight : c.weight / 2
-      // Facts (a setting, an amount) judge nothing, so neither the context nor the stars make them praise.
-      const unstated = fact || hit.setting ? 0 : c.section * IMPLIED || implied(clauses, k) || prior(rating)
+      // Facts (a setting, an amount, what the reviewer says is no one's fault) judge nothing, so neither the context
+      // nor the stars make them praise.
+      const unstated = fact || hit.setting || c.excused ? 0 : c.section * IMPLIED || implied(clauses, k) || prior(rating)
       entry.evidence.push({ score: stated ? score : unstated, weight })
       entry.phrases.push(phraseOf(c, hit, strongest))
       byAspect.set(hit.aspect, entry)

@@ -1,4 +1,5 @@
-/** Clause structure of a sentence: where one point of view ends and the next begins, and praise that is irony. */
+/** Clause structure of a sentence: where one point of view ends and the next begins; praise that is irony, blame lifted. */
+import { NEGATORS } from './lexicon.js'
 import type { Token } from './nlp.js'
 
 export const CONTRAST = new Set(['but', 'however', 'although', 'though', 'yet', 'except', 'whereas', 'nevertheless', 'nonetheless', 'unfortunately', 'sadly'])
@@ -69,3 +70,22 @@ export function ironic(tokens: readonly Token[]): boolean {
   return construed || (words.length <= 6 && words.some((t) => IRONY_MARKERS.has(t.lower)))
 }
 
+
+const BLAME = new Set(['fault', 'blame'])
+const CONTROL = new Set(['control', 'hands'])
+
+/**
+ * The reviewer clears the business of what the sentence criticises: "not their fault", "which isn't really anyone's
+ * fault", "can't blame them", "that's the cemetery, not them", "the state's doing", "out of their control".
+ */
+export function excuses(tokens: readonly Token[]): boolean {
+  return tokens.some((t, i) => {
+    const before = tokens.slice(Math.max(0, i - 4), i)
+    const denied = before.some((x) => NEGATORS.has(x.lower))
+    if (BLAME.has(t.lemma) && denied) return true
+    // "that's the cemetery, not them": someone else named, the business denied.
+    if (['them', 'theirs'].includes(t.lower) && tokens[i - 1]?.lower === 'not' && tokens[i - 2]?.lower === ',') return true
+    if (t.lower === 'doing' && tokens[i - 1]?.lower === "'s" && tokens[i - 2]?.pos !== 'PRON') return true
+    return CONTROL.has(t.lower) && tokens[i - 1]?.lower === 'their' && ['beyond', 'of'].includes(tokens[i - 2]?.lower ?? '')
+  })
+}

@@ -1,4 +1,4 @@
-import { CONTRAST, ironic, splitClauses } from './clauses.js'
+import { CONTRAST, excuses, ironic, splitClauses } from './clauses.js'
 import { eventHits, mayFail, names } from './events.js'
 import { findIdioms } from './idioms.js'
 import { BOOSTERS, HEDGES, NEGATORS, SERVICE_ACTIONS, valence } from './lexicon.js'
@@ -31,6 +31,8 @@ export interface ScoredClause {
   link: 'contrast' | 'elaboration' | 'list' | null
   /** The sentence praises in a way that, in a bad review, is irony (see `ironic`). */
   ironic: boolean
+  /** The sentence clears the business of its criticism ("not their fault", see `excuses`): what it names is a fact. */
+  excused: boolean
   /** The side of the list heading the clause comes under ("Cons: the bill"): +1, -1, or 0 outside such a list (sections.ts). */
   section: number
 }
@@ -45,6 +47,7 @@ export function scoreSentence(sentence: Sentence, tax: CompiledTaxonomy, previou
   const turn = parts.findLastIndex((p, k) => k > 0 && CONTRAST.has(p.tokens[0]?.lower ?? ''))
   const clauses: ScoredClause[] = []
   const irony = ironic(sentence.tokens)
+  const excused = excuses(sentence.tokens)
   let section = 0
   // An event in one clause belongs to the task another clause of the sentence names (events.ts).
   const task = tax.events !== undefined && parts.length > 1 && mayFail(sentence.tokens, tax.events) && findTerms(tax, sentence.tokens, NONE).some((h) => names(sentence.tokens, h, tax.events!))
@@ -52,7 +55,7 @@ export function scoreSentence(sentence: Sentence, tax: CompiledTaxonomy, previou
     const weight = turn < 0 ? 1 : k >= turn ? 1.5 : 0.5
     const link = CONTRAST.has(tokens[0]?.lower ?? '') ? 'contrast' : after === ':' ? 'elaboration' : after === ',' ? 'list' : null
     section = headingSide(tokens) || section
-    clauses.push(scoreClause(tokens, tax, { weight, link, ironic: irony, section }, k === 0, inherited(tokens, clauses.at(-1) ?? previous), task))
+    clauses.push(scoreClause(tokens, tax, { weight, link, ironic: irony, excused, section }, k === 0, inherited(tokens, clauses.at(-1) ?? previous), task))
   })
   return clauses
 }
@@ -74,7 +77,7 @@ function inherited(tokens: Token[], previous: ScoredClause | undefined): TermHit
   return [...new Set(previous.terms.map((h) => h.aspect))].map((aspect) => ({ aspect, start: anchor, end: anchor + 1 }))
 }
 
-type Placement = Pick<ScoredClause, 'weight' | 'link' | 'ironic' | 'section'>
+type Placement = Pick<ScoredClause, 'weight' | 'link' | 'ironic' | 'excused' | 'section'>
 
 function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placement, first: boolean, fallback: TermHit[], task: boolean): ScoredClause {
   const idioms = findIdioms(tokens)
@@ -127,6 +130,8 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placemen
   applyWishes(tokens, valences, locked)
   for (const [j] of negatedFrom) if (valences[j] !== 0 && termSigns.has(j)) cueOwner[j] ??= terms.find((h) => h.start === j)?.aspect
   applyIntensity(tokens, valences, hedgeEnds, locked)
+  // Criticism the reviewer lifts from the business judges nothing of it ("late, which isn't really anyone's fault").
+  if (placement.excused) valences.forEach((v, i) => v < 0 && (valences[i] = 0))
   // Praise in quotation marks is someone else's word ("Their website says 'transparent pricing'"): in a bad review, irony.
   const ironic = placement.ironic || quoted(tokens).some((i) => valences[i]! > 0)
   return { tokens, text: tokensText(tokens), valences, terms, negatedFrom, cueOwner, ...placement, ironic }
