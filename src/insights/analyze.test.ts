@@ -157,6 +157,18 @@ describe('irony in a bad review', () => {
   })
 })
 
+describe('what would have been good', () => {
+  test('a wish in the conditional is criticism of what was missing', () => {
+    assert.equal(aspects('Would have liked a call when the ashes were ready.', 4).communication, 'negative')
+    assert.equal(aspects("A few more updates would've been nice.", 5).communication, 'negative')
+    assert.equal(aspects('They should have called us.', 4).communication, 'negative')
+  })
+  test('not when negated, nor the deceased\'s wish', () => {
+    assert.equal(aspects("Priya couldn't have been kinder.", 3).compassion, 'positive')
+    assert.equal(aspects('Dad would have loved the music.', 5).ceremony, 'positive')
+  })
+})
+
 describe('blame lifted from the business', () => {
   test('what the reviewer says is no one\'s fault is a fact, not criticism', () => {
     assert.equal(aspects("It started fifteen minutes late because the hearse got stuck, which isn't really anyone's fault.", 4).timeliness, 'neutral')

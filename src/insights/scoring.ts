@@ -128,6 +128,7 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placemen
   const negatedFrom = applyNegation(tokens, valences, locked, termSigns, denied)
   applyCessation(tokens, valences, locked, termSigns)
   applyWishes(tokens, valences, locked)
+  applyCounterfactuals(tokens, valences, locked, tax.people?.kin)
   for (const [j] of negatedFrom) if (valences[j] !== 0 && termSigns.has(j)) cueOwner[j] ??= terms.find((h) => h.start === j)?.aspect
   applyIntensity(tokens, valences, hedgeEnds, locked)
   // Criticism the reviewer lifts from the business judges nothing of it ("late, which isn't really anyone's fault").
@@ -446,6 +447,30 @@ function applyWishes(tokens: Token[], v: number[], locked: Set<number>): void {
     const praised = scope.filter((j) => v[j]! > 0 && !locked.has(j))
     for (const j of praised) v[j] = -0.75 * v[j]!
     if (!praised.length && !scope.some((j) => v[j]! < 0)) v[i] = -0.4
+  })
+}
+
+const COUNTERFACTUAL = new Set(['would', 'could', 'should', 'might'])
+/** Who may be the deceased: "he would have loved it" (but "they" is the staff: "they could have been more careful"). */
+const THIRD_PERSON = new Set(['he', 'she'])
+
+/**
+ * What would have been good and was not there is criticism: "would have liked a call", "a few more updates would've
+ * been nice", "could have been warmer"; "should have" is criticism by itself ("should have told us"). Not when negated
+ * ("couldn't have been kinder" is praise, see applyNegation), nor a wish or regret of the deceased or the family ("Dad
+ * would have loved it", "she would have liked it here").
+ */
+function applyCounterfactuals(tokens: Token[], v: number[], locked: Set<number>, kin: ReadonlySet<string> | undefined): void {
+  tokens.forEach((t, i) => {
+    if (!COUNTERFACTUAL.has(t.lower) || !['have', "'ve"].includes(tokens[i + 1]?.lower ?? '')) return
+    const subject = tokens[i - 1]
+    const theirs = subject && (THIRD_PERSON.has(subject.lower) || kin?.has(subject.lower) || kin?.has(subject.lemma) || subject.pos === 'PROPN')
+    if (theirs && t.lower !== 'should') return
+    const scope: number[] = []
+    for (let j = i + 2; j < tokens.length && tokens[j]!.pos !== 'PUNCT' && tokens[j]!.pos !== 'SCONJ'; j++) scope.push(j)
+    const praised = scope.filter((j) => v[j]! > 0 && !locked.has(j))
+    for (const j of praised) v[j] = -0.75 * v[j]!
+    if (!praised.length && t.lower === 'should' && !scope.some((j) => v[j]! < 0)) v[i] = -0.4
   })
 }
 
