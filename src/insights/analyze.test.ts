@@ -146,6 +146,16 @@ describe('judgements of people', () => {
   })
 })
 
+describe('judgements told as events', () => {
+  test('an act done so that the family could do something, or be spared something, is care', () => {
+    assert.equal(aspects('Dec called when it was done so we wouldn\'t be waiting by the phone.', 3).compassion, 'positive')
+    assert.equal(aspects('They moved a chair so my mother could sit with us.', 3).compassion, 'positive')
+  })
+  test('a consequence is not a purpose', () => {
+    assert.equal(aspects('There was no ramp, so my uncle had to be lifted in.', 3).compassion, undefined)
+  })
+})
+
 describe('irony in a bad review', () => {
   test('relishing an ordeal, congratulating a failure, an ironic exclamation', () => {
     assert.equal(aspects('Loved being billed twice for the hearse.', 1).pricing, 'negative')

@@ -26,7 +26,7 @@ export interface EventLexicon {
   failure: Map<string, string[][]>
   /** Adjectives and participles of failure: "wrong", "missing", "misspelled", "dented". */
   faults: ReadonlySet<string>
-  /** Every word an event may begin with, for one look per token: the keys of the maps above, the faults, "make". */
+  /** Every word an event may begin with, for one look per token: the keys of the maps above, the faults, "make", "so". */
   starts: ReadonlySet<string>
 }
 
@@ -41,7 +41,7 @@ function byFirst(phrases: readonly string[]): Map<string, string[][]> {
 
 export function eventLexicon(source: { care: readonly string[]; failure: readonly string[]; faults: readonly string[] }): EventLexicon {
   const [care, failure, faults] = [byFirst(source.care), byFirst(source.failure), new Set(source.faults)]
-  return { care, failure, faults, starts: new Set([...care.keys(), ...failure.keys(), ...faults, 'make']) }
+  return { care, failure, faults, starts: new Set([...care.keys(), ...failure.keys(), ...faults, 'make', 'so']) }
 }
 
 const CARE = 'compassion'
@@ -126,7 +126,7 @@ export function names(tokens: readonly Token[], h: TermHit, lexicon: EventLexico
   return true
 }
 
-/** A word that may begin an event: the first word of a verb or phrase of care or failure, a fault, or "make". */
+/** A word that may begin an event: the first word of a verb or phrase of care or failure, a fault, "make" or "so". */
 function candidate(t: Token, lexicon: EventLexicon): boolean {
   return lexicon.starts.has(t.lower) || lexicon.starts.has(t.lemma)
 }
@@ -141,6 +141,23 @@ function objectSpan(tokens: readonly Token[], from: number): number {
   let j = from
   while (j < tokens.length && j < from + 8 && tokens[j]!.pos !== 'PUNCT' && tokens[j]!.pos !== 'SCONJ') j++
   return j
+}
+
+const PURPOSE_MODALS = new Set(['could', 'would', 'can', 'might'])
+
+/**
+ * An act done so that the family could do something, or be spared something: "called when it was done so we wouldn't
+ * be waiting by the phone", "worked together so my son could be seen by his grandmother", "wrote every decision down so
+ * she could follow along". Whatever the act, its purpose is the family's good. Returns the length of "so (that)".
+ */
+function purposeAt(tokens: readonly Token[], i: number, people: PeopleLexicon | undefined): number {
+  if (tokens[i]!.lower !== 'so') return 0
+  const n = tokens[i + 1]?.lower === 'that' ? 2 : 1
+  let j = i + n
+  if (tokens[j]?.lower === 'my' || tokens[j]?.lower === 'our') j++
+  const who = tokens[j]
+  const family = who !== undefined && (FIRST_PERSON.has(who.lower) || ['he', 'she', 'everyone'].includes(who.lower) || isFamily(who, people))
+  return family && PURPOSE_MODALS.has(tokens[j + 1]?.lower ?? '') ? n : 0
 }
 
 /** Things handed over or made room with ("carried Mom's chair", "a glass of water and a chair"): not the facilities' aspect. */
@@ -181,7 +198,15 @@ export function eventHits(
         continue
       }
     }
-    if (has.has(CARE) || terms.some((h) => h.start <= i && i < h.end) || !byPerson(tokens, i, people)) continue
+    if (has.has(CARE) || terms.some((h) => h.start <= i && i < h.end)) continue
+    // The purpose says the act was done for the family, whoever did it and however it is told ("it was done so we...").
+    const purpose = purposeAt(tokens, i, people)
+    if (purpose) {
+      hits.push({ aspect: CARE, start: i, end: i + purpose, sign: 1 })
+      has.add(CARE)
+      continue
+    }
+    if (!byPerson(tokens, i, people)) continue
     const n = phraseAt(lexicon.care, tokens, i)
     const made = t.lemma === 'make' && t.pos === 'VERB' && tokens.slice(i + 1, i + 5).some((x) => MADE.has(x.lower))
     if (!n && !made) continue
