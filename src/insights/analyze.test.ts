@@ -133,6 +133,10 @@ describe('judgements of people', () => {
     assert.equal(aspects('They seemed scatterbrained from the first meeting.', 3).professionalism, 'negative')
     assert.equal(aspects('Priya was on the ball from start to finish.', 3).professionalism, 'positive')
   })
+  test('their craft, named as their work or as work done right, is professionalism', () => {
+    assert.equal(aspects("Jonah's work on Dad was excellent.", 3).professionalism, 'positive')
+    assert.equal(aspects('Not fancy, but everything was done right.', 3).professionalism, 'positive')
+  })
   test('with nothing named it is said of the staff: "So tactful."', () => {
     assert.equal(aspects('So tactful.', 5).compassion, 'positive')
     assert.equal(aspects('Cold.', 1).compassion, 'negative')
