@@ -56,10 +56,12 @@ export const FUNERAL_HOME_HAND_TAXONOMY = Taxonomy.parse({
         'phone calls', 'emails', 'texts', 'answered all', 'returned every', 'heads up', 'notified', 'updates',
         'explained everything', 'explained each', 'explained every', 'had to call', 'have to call', 'had to chase',
         'had to keep calling', 'had to ask', 'had to track', 'had to hunt', 'step by step', 'what to expect',
-        'what would happen', 'what happens', 'customer service', 'warned us', 'warned me', 'warn us'
+        'what would happen', 'what happens', 'customer service', 'warned us', 'warned me', 'warn us',
+        // News the family had from someone else: nobody there told them.
+        'found out from', 'find out from', 'had to find out', 'found out on our own'
       ],
       positive: ['responsive', 'clear', 'clearly', 'informed', 'explained'],
-      negative: ['unresponsive', 'ignored', 'confusing', 'unclear', 'miscommunication', 'voicemail']
+      negative: ['unresponsive', 'ignored', 'confusing', 'unclear', 'miscommunication', 'voicemail', 'found out from', 'find out from', 'had to find out', 'found out on our own']
     },
     {
       id: 'professionalism',
