@@ -155,6 +155,11 @@ describe('judgements told as events', () => {
     assert.equal(aspects('Dec called when it was done so we wouldn\'t be waiting by the phone.', 3).compassion, 'positive')
     assert.equal(aspects('They moved a chair so my mother could sit with us.', 3).compassion, 'positive')
   })
+  test('a slight aimed at the family is compassion, criticised; an answer "no" does not deny it', () => {
+    assert.equal(aspects('When I said no the director sighed at me.', 3).compassion, 'negative')
+    assert.equal(aspects('The woman at the desk snapped at my mother.', 3).compassion, 'negative')
+    assert.equal(aspects('He sighed and sat down.', 3).compassion, undefined)
+  })
   test('a consequence is not a purpose', () => {
     assert.equal(aspects('There was no ramp, so my uncle had to be lifted in.', 3).compassion, undefined)
   })

@@ -1,13 +1,16 @@
 /**
  * Judgements told as events rather than in judging words: acts of care for the family ("Bea even brought a thermos of
- * tea for everyone", "they let my kids put drawings in the casket", "held the door, carried Mom's chair") and failures
- * ("they lost my father's dog tags", "his name was misspelled on the urn", "someone else's paperwork taped to it").
+ * tea for everyone", "they let my kids put drawings in the casket", "held the door, carried Mom's chair"), slights
+ * ("the director sighed at me") and failures ("they lost my father's dog tags", "his name was misspelled on the urn",
+ * "someone else's paperwork taped to it").
  *
  * The verbs come from WordNet (scripts/build-lexicon.ts grows them from a few seed verbs, reviewed once; the engine reads
  * the result in wordnet-lexicon.json). What an event judges depends on what it is done to:
  * - an act of care is compassion when it is done for the family: the family is its object, its receiver or the owner
  *   of its object ("bringing my mom a glass of water", "for everyone", "remembered her name"), or it makes things
  *   possible or easier ("they made it happen");
+ * - a slight ("sighed at me", "snapped at my mother", "lectured us", "hung up on me") is compassion, criticised, when it
+ *   is aimed at the family;
  * - a failure is professionalism (care with details, belongings and the body) unless the clause names the task it
  *   belongs to ("lost the paperwork" is the paperwork's aspect, which its own term finds);
  * - neither counts when the family does it ("we lost Dad in March", "I will never forget", "I helped Mom"), and losing
@@ -22,6 +25,8 @@ import type { TermHit } from './taxonomy.js'
 export interface EventLexicon {
   /** Verbs and phrases of care, by first word; each phrase a list of words matched by surface form or lemma. */
   care: Map<string, string[][]>
+  /** Verbs and phrases of slights to the family ("sighed at me", "snapped at my mother", "hung up on me"), by first word. */
+  slight: Map<string, string[][]>
   /** Verbs and phrases of failure, by first word. */
   failure: Map<string, string[][]>
   /** Adjectives and participles of failure: "wrong", "missing", "misspelled", "dented". */
@@ -39,9 +44,9 @@ function byFirst(phrases: readonly string[]): Map<string, string[][]> {
   return map
 }
 
-export function eventLexicon(source: { care: readonly string[]; failure: readonly string[]; faults: readonly string[] }): EventLexicon {
-  const [care, failure, faults] = [byFirst(source.care), byFirst(source.failure), new Set(source.faults)]
-  return { care, failure, faults, starts: new Set([...care.keys(), ...failure.keys(), ...faults, 'make', 'so']) }
+export function eventLexicon(source: { care: readonly string[]; slight: readonly string[]; failure: readonly string[]; faults: readonly string[] }): EventLexicon {
+  const [care, slight, failure, faults] = [byFirst(source.care), byFirst(source.slight), byFirst(source.failure), new Set(source.faults)]
+  return { care, slight, failure, faults, starts: new Set([...care.keys(), ...slight.keys(), ...failure.keys(), ...faults, 'make', 'so']) }
 }
 
 const CARE = 'compassion'
@@ -74,12 +79,21 @@ function phraseAt(map: Map<string, string[][]>, tokens: readonly Token[], i: num
 function doer(tokens: readonly Token[], i: number): Token | undefined {
   for (let j = i - 1; j >= 0; j--) {
     const t = tokens[j]!
-    if (!(t.pos === 'PRON' || t.pos === 'PROPN' || t.pos === 'NOUN')) continue
+    if (!(t.pos === 'PRON' || t.pos === 'PROPN' || t.pos === 'NOUN') || inPhrase(tokens, j)) continue
     let k = j + 1
     while (tokens[k]?.pos === 'ADV' || tokens[k]?.pos === 'PART') k++
     if (k <= i && (tokens[k]?.pos === 'AUX' || tokens[k]?.pos === 'VERB')) return t
   }
   return undefined
+}
+
+const NOMINAL = new Set(['DET', 'ADJ', 'NUM', 'NOUN', 'PROPN'])
+
+/** A noun after a preposition is not a subject: "the woman at the desk snapped", "someone from the office called". */
+function inPhrase(tokens: readonly Token[], j: number): boolean {
+  let k = j - 1
+  while (k >= 0 && NOMINAL.has(tokens[k]!.pos)) k--
+  return tokens[k]?.pos === 'ADP'
 }
 
 /** An act of care is done by someone, named or not ("Held the door", "Sam quietly walked him"), not suffered ("was held"). */
@@ -126,7 +140,7 @@ export function names(tokens: readonly Token[], h: TermHit, lexicon: EventLexico
   return true
 }
 
-/** A word that may begin an event: the first word of a verb or phrase of care or failure, a fault, "make" or "so". */
+/** A word that may begin an event: the first word of a verb or phrase of care, slight or failure, a fault, "make" or "so". */
 function candidate(t: Token, lexicon: EventLexicon): boolean {
   return lexicon.starts.has(t.lower) || lexicon.starts.has(t.lemma)
 }
@@ -207,6 +221,14 @@ export function eventHits(
       continue
     }
     if (!byPerson(tokens, i, people)) continue
+    // A slight judges the staff's manner when the family is who it is aimed at ("sighed at me", "lectured my mother").
+    const slighted = phraseAt(lexicon.slight, tokens, i)
+    if (slighted && forTheFamily(tokens, i + slighted, people)) {
+      hits.push({ aspect: CARE, start: i, end: i + slighted, sign: -1 })
+      has.add(CARE)
+      i += slighted - 1
+      continue
+    }
     const n = phraseAt(lexicon.care, tokens, i)
     const made = t.lemma === 'make' && t.pos === 'VERB' && tokens.slice(i + 1, i + 5).some((x) => MADE.has(x.lower))
     if (!n && !made) continue

@@ -268,6 +268,8 @@ function applyNegation(tokens: Token[], v: number[], locked: Set<number>, termSi
   const negatedFrom = new Map<number, number>()
   tokens.forEach((t, i) => {
     if (locked.has(i) || !isNegator(t)) return
+    // "When I said no, ...": an answer, not a denial of what follows.
+    if (t.lower === 'no' && tokens[i - 1]?.lemma === 'say') return
     const scope = scopeAfter(tokens, i)
     // "couldn't believe how clean it was" is amazement, not denial.
     if (tokens[scope[0]!]?.lemma === 'believe' && ['how', 'what'].includes(tokens[scope[1]!]?.lower ?? '')) return
