@@ -170,6 +170,7 @@ describe('irony in a bad review', () => {
     assert.equal(aspects('Loved being billed twice for the hearse.', 1).pricing, 'negative')
     assert.equal(aspects('Great job losing the death certificates.', 1).arrangements, 'negative')
     assert.equal(aspects('Such sensitivity.', 1).compassion, 'negative')
+    assert.equal(aspects('Oh wonderful, another package upgrade pitch while I was picking out a casket.', 2).pricing, 'negative')
   })
   test('the same praise in a good review is praise', () => {
     assert.equal(aspects('Such sensitivity.', 5).compassion, 'positive')

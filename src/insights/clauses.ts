@@ -1,5 +1,5 @@
 /** Clause structure of a sentence: where one point of view ends and the next begins; praise that is irony, blame lifted. */
-import { NEGATORS } from './lexicon.js'
+import { NEGATORS, valence } from './lexicon.js'
 import type { Token } from './nlp.js'
 
 export const CONTRAST = new Set(['but', 'however', 'although', 'though', 'yet', 'except', 'whereas', 'nevertheless', 'nonetheless', 'unfortunately', 'sadly'])
@@ -55,8 +55,9 @@ const IRONY_MARKERS = new Set(['such', 'wow', 'bravo', 'clearly', 'indeed'])
 
 /**
  * Praise that is irony when the review is bad: relishing an ordeal ("Love being charged a coordination fee", "Really
- * loved spending my lunch breaks on hold"), congratulating a failure ("Great job losing the order"), or a short
- * exclamation with a marker of irony ("Such sensitivity.", "Money well spent, clearly.").
+ * loved spending my lunch breaks on hold"), congratulating a failure ("Great job losing the order"), praise exclaimed
+ * ("Oh wonderful, another upgrade pitch"), or a short exclamation with a marker of irony ("Such sensitivity.", "Money
+ * well spent, clearly.").
  */
 export function ironic(tokens: readonly Token[]): boolean {
   const gerund = (t: Token | undefined) => t?.pos === 'VERB' && t.lower.endsWith('ing')
@@ -64,7 +65,8 @@ export function ironic(tokens: readonly Token[]): boolean {
     const next = tokens[i + 1]
     const relish = RELISH.has(t.lemma) && (next?.lower === 'being' || gerund(next))
     const congratulate = t.lower === 'job' && ['great', 'good', 'nice'].includes(tokens[i - 1]?.lower ?? '') && gerund(next)
-    return relish || congratulate
+    const exclaimed = t.lower === 'oh' && next !== undefined && valence(next.lower, next.lemma) > 0
+    return relish || congratulate || exclaimed
   })
   const words = tokens.filter((t) => t.pos !== 'PUNCT')
   return construed || (words.length <= 6 && words.some((t) => IRONY_MARKERS.has(t.lower)))
