@@ -154,6 +154,8 @@ describe('judgements told as events', () => {
   test('an act done so that the family could do something, or be spared something, is care', () => {
     assert.equal(aspects('Dec called when it was done so we wouldn\'t be waiting by the phone.', 3).compassion, 'positive')
     assert.equal(aspects('They moved a chair so my mother could sit with us.', 3).compassion, 'positive')
+    assert.equal(aspects("Marisol came to my house because I couldn't drive.", 3).compassion, 'positive')
+    assert.equal(aspects('Mari remembered our names when we came back a month later.', 3).compassion, 'positive')
   })
   test('a slight aimed at the family is compassion, criticised; an answer "no" does not deny it', () => {
     assert.equal(aspects('When I said no the director sighed at me.', 3).compassion, 'negative')
@@ -162,6 +164,7 @@ describe('judgements told as events', () => {
   })
   test('a consequence is not a purpose', () => {
     assert.equal(aspects('There was no ramp, so my uncle had to be lifted in.', 3).compassion, undefined)
+    assert.equal(aspects("We left early because we couldn't stand the heat.", 3).compassion, undefined)
   })
 })
 

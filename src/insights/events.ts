@@ -31,7 +31,7 @@ export interface EventLexicon {
   failure: Map<string, string[][]>
   /** Adjectives and participles of failure: "wrong", "missing", "misspelled", "dented". */
   faults: ReadonlySet<string>
-  /** Every word an event may begin with, for one look per token: the keys of the maps above, the faults, "make", "so". */
+  /** Every word an event may begin with, for one look per token: the keys of the maps above, the faults and a few more. */
   starts: ReadonlySet<string>
 }
 
@@ -46,7 +46,7 @@ function byFirst(phrases: readonly string[]): Map<string, string[][]> {
 
 export function eventLexicon(source: { care: readonly string[]; slight: readonly string[]; failure: readonly string[]; faults: readonly string[] }): EventLexicon {
   const [care, slight, failure, faults] = [byFirst(source.care), byFirst(source.slight), byFirst(source.failure), new Set(source.faults)]
-  return { care, slight, failure, faults, starts: new Set([...care.keys(), ...slight.keys(), ...failure.keys(), ...faults, 'make', 'so']) }
+  return { care, slight, failure, faults, starts: new Set([...care.keys(), ...slight.keys(), ...failure.keys(), ...faults, 'make', 'so', 'because']) }
 }
 
 const CARE = 'compassion'
@@ -106,11 +106,16 @@ function byPerson(tokens: readonly Token[], i: number, people: PeopleLexicon | u
 const isFamily = (t: Token | undefined, people: PeopleLexicon | undefined) =>
   t !== undefined && (FIRST_PERSON.has(t.lower) || people?.kin.has(t.lower) === true || people?.kin.has(t.lemma) === true)
 
+/** Words that open a clause of time or reason, whatever the tagger calls them ("when" is often an adverb). */
+const SUBORDINATORS = new Set(['when', 'while', 'after', 'before', 'because', 'if', 'until', 'since', 'once', 'whenever'])
+/** Where what an act is done to ends: punctuation or a subordinate clause ("remembered our names when we came back"). */
+const endsObject = (t: Token) => t.pos === 'PUNCT' || t.pos === 'SCONJ' || SUBORDINATORS.has(t.lower)
+
 /** Whether the family is what an act of care is done to or for, in the words after it. */
 function forTheFamily(tokens: readonly Token[], from: number, people: PeopleLexicon | undefined): boolean {
   for (let j = from; j < tokens.length && j < from + 8; j++) {
     const t = tokens[j]!
-    if (t.pos === 'PUNCT' || t.pos === 'SCONJ') break
+    if (endsObject(t)) break
     if (FAMILY_WORDS.has(t.lower) || people?.kin.has(t.lower) || people?.kin.has(t.lemma)) return true
   }
   return false
@@ -140,7 +145,7 @@ export function names(tokens: readonly Token[], h: TermHit, lexicon: EventLexico
   return true
 }
 
-/** A word that may begin an event: the first word of a verb or phrase of care, slight or failure, a fault, "make" or "so". */
+/** A word that may begin an event: a verb or phrase of care, slight or failure, a fault, "make", "so" or "because". */
 function candidate(t: Token, lexicon: EventLexicon): boolean {
   return lexicon.starts.has(t.lower) || lexicon.starts.has(t.lemma)
 }
@@ -153,25 +158,29 @@ export function mayFail(tokens: readonly Token[], lexicon: EventLexicon): boolea
 /** What an act is done to and for: the words after it, up to punctuation or a subordinate clause, at most eight. */
 function objectSpan(tokens: readonly Token[], from: number): number {
   let j = from
-  while (j < tokens.length && j < from + 8 && tokens[j]!.pos !== 'PUNCT' && tokens[j]!.pos !== 'SCONJ') j++
+  while (j < tokens.length && j < from + 8 && !endsObject(tokens[j]!)) j++
   return j
 }
 
 const PURPOSE_MODALS = new Set(['could', 'would', 'can', 'might'])
+const UNABLE = new Set(['could', 'can', 'was', 'were', 'did'])
 
 /**
- * An act done so that the family could do something, or be spared something: "called when it was done so we wouldn't
- * be waiting by the phone", "worked together so my son could be seen by his grandmother", "wrote every decision down so
- * she could follow along". Whatever the act, its purpose is the family's good. Returns the length of "so (that)".
+ * An act done so that the family could do something, or be spared something, or because they could not: "called when
+ * it was done so we wouldn't be waiting by the phone", "worked together so my son could be seen by his grandmother",
+ * "came to my house because I couldn't drive". Whatever the act, the family's good or need is why it was done (and
+ * not the family's own act: the caller checks who did it). Returns the length of "so (that)" or "because".
  */
 function purposeAt(tokens: readonly Token[], i: number, people: PeopleLexicon | undefined): number {
-  if (tokens[i]!.lower !== 'so') return 0
-  const n = tokens[i + 1]?.lower === 'that' ? 2 : 1
+  const so = tokens[i]!.lower === 'so'
+  if (!so && tokens[i]!.lower !== 'because') return 0
+  const n = so && tokens[i + 1]?.lower === 'that' ? 2 : 1
   let j = i + n
   if (tokens[j]?.lower === 'my' || tokens[j]?.lower === 'our') j++
   const who = tokens[j]
   const family = who !== undefined && (FIRST_PERSON.has(who.lower) || ['he', 'she', 'everyone'].includes(who.lower) || isFamily(who, people))
-  return family && PURPOSE_MODALS.has(tokens[j + 1]?.lower ?? '') ? n : 0
+  const why = so ? PURPOSE_MODALS.has(tokens[j + 1]?.lower ?? '') : UNABLE.has(tokens[j + 1]?.lower ?? '') && tokens[j + 2]?.lower === 'not'
+  return family && why ? n : 0
 }
 
 /** Things handed over or made room with ("carried Mom's chair", "a glass of water and a chair"): not the facilities' aspect. */
