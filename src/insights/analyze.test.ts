@@ -32,6 +32,9 @@ describe('negation', () => {
   test('a negated judgement flips: "not helpful", "never returned our calls"', () => {
     assert.equal(aspects('The office was not helpful and never returned our calls.', 3).communication, 'negative')
   })
+  test('not taking the trouble is neglect: "nobody bothered to tell me"', () => {
+    assert.equal(aspects('Nobody bothered to tell me they were ready.', 3).communication, 'negative')
+  })
   test('a negated modal with a comparative is praise: "couldn\'t have been kinder"', () => {
     assert.equal(aspects('Priya couldn\'t have been kinder.', 3).compassion, 'positive')
   })
