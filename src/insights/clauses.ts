@@ -75,6 +75,7 @@ export function ironic(tokens: readonly Token[]): boolean {
 
 const BLAME = new Set(['fault', 'blame'])
 const CONTROL = new Set(['control', 'hands'])
+const THEM = new Set(['them', 'theirs'])
 
 /**
  * The reviewer clears the business of what the sentence criticises: "not their fault", "which isn't really anyone's
@@ -82,11 +83,9 @@ const CONTROL = new Set(['control', 'hands'])
  */
 export function excuses(tokens: readonly Token[]): boolean {
   return tokens.some((t, i) => {
-    const before = tokens.slice(Math.max(0, i - 4), i)
-    const denied = before.some((x) => NEGATORS.has(x.lower))
-    if (BLAME.has(t.lemma) && denied) return true
+    if (BLAME.has(t.lemma) && tokens.slice(Math.max(0, i - 4), i).some((x) => NEGATORS.has(x.lower))) return true
     // "that's the cemetery, not them": someone else named, the business denied.
-    if (['them', 'theirs'].includes(t.lower) && tokens[i - 1]?.lower === 'not' && tokens[i - 2]?.lower === ',') return true
+    if (THEM.has(t.lower) && tokens[i - 1]?.lower === 'not' && tokens[i - 2]?.lower === ',') return true
     if (t.lower === 'doing' && tokens[i - 1]?.lower === "'s" && tokens[i - 2]?.pos !== 'PRON') return true
     return CONTROL.has(t.lower) && tokens[i - 1]?.lower === 'their' && ['beyond', 'of'].includes(tokens[i - 2]?.lower ?? '')
   })

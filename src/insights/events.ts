@@ -31,7 +31,7 @@ export interface EventLexicon {
   failure: Map<string, string[][]>
   /** Adjectives and participles of failure: "wrong", "missing", "misspelled", "dented". */
   faults: ReadonlySet<string>
-  /** Every word an event may begin with, for one look per token: the keys of the maps above, the faults and a few more. */
+  /** Every word an event may begin with, for one look per token: the keys of the maps above, the faults, "make". */
   starts: ReadonlySet<string>
 }
 
@@ -46,7 +46,7 @@ function byFirst(phrases: readonly string[]): Map<string, string[][]> {
 
 export function eventLexicon(source: { care: readonly string[]; slight: readonly string[]; failure: readonly string[]; faults: readonly string[] }): EventLexicon {
   const [care, slight, failure, faults] = [byFirst(source.care), byFirst(source.slight), byFirst(source.failure), new Set(source.faults)]
-  return { care, slight, failure, faults, starts: new Set([...care.keys(), ...slight.keys(), ...failure.keys(), ...faults, 'make', 'so', 'because']) }
+  return { care, slight, failure, faults, starts: new Set([...care.keys(), ...slight.keys(), ...failure.keys(), ...faults, 'make']) }
 }
 
 const CARE = 'compassion'
@@ -145,7 +145,7 @@ export function names(tokens: readonly Token[], h: TermHit, lexicon: EventLexico
   return true
 }
 
-/** A word that may begin an event: a verb or phrase of care, slight or failure, a fault, "make", "so" or "because". */
+/** A word that may begin an event: the first word of a verb or phrase of care, slight or failure, a fault, or "make". */
 function candidate(t: Token, lexicon: EventLexicon): boolean {
   return lexicon.starts.has(t.lower) || lexicon.starts.has(t.lemma)
 }
@@ -162,6 +162,8 @@ function objectSpan(tokens: readonly Token[], from: number): number {
   return j
 }
 
+/** The words that open a purpose or a reason (purposeAt). */
+const PURPOSES = new Set(['so', 'because'])
 const PURPOSE_MODALS = new Set(['could', 'would', 'can', 'might'])
 const UNABLE = new Set(['could', 'can', 'was', 'were', 'did'])
 
@@ -203,7 +205,7 @@ export function eventHits(
 ): { hits: TermHit[]; objects: TermHit[] } {
   const hits: TermHit[] = []
   const objects: TermHit[] = []
-  if (!tokens.some((t) => candidate(t, lexicon))) return { hits, objects }
+  if (!tokens.some((t) => candidate(t, lexicon) || PURPOSES.has(t.lower))) return { hits, objects }
   const failures = !task && !terms.some((h) => names(tokens, h, lexicon))
   const has = new Set(terms.map((h) => h.aspect))
   const claimed = new Set(taken)
@@ -211,6 +213,14 @@ export function eventHits(
   for (let i = 0; i < tokens.length; i++) {
     if (claimed.has(i)) continue
     const t = tokens[i]!
+    if (PURPOSES.has(t.lower)) {
+      // The purpose says the act was done for the family, whoever did it and however it is told ("it was done so we...").
+      const purpose = purposeAt(tokens, i, people)
+      if (!purpose || has.has(CARE) || terms.some((h) => h.start <= i && i < h.end) || isFamily(doer(tokens, i), people)) continue
+      hits.push({ aspect: CARE, start: i, end: i + purpose, sign: 1 })
+      has.add(CARE)
+      continue
+    }
     if (!candidate(t, lexicon) || isFamily(doer(tokens, i), people)) continue
     if (failures && !has.has(FAILURE)) {
       const n = phraseAt(lexicon.failure, tokens, i) || (lexicon.faults.has(t.lower) && (t.pos === 'ADJ' || t.pos === 'VERB') ? 1 : 0)
@@ -221,15 +231,7 @@ export function eventHits(
         continue
       }
     }
-    if (has.has(CARE) || terms.some((h) => h.start <= i && i < h.end)) continue
-    // The purpose says the act was done for the family, whoever did it and however it is told ("it was done so we...").
-    const purpose = purposeAt(tokens, i, people)
-    if (purpose) {
-      hits.push({ aspect: CARE, start: i, end: i + purpose, sign: 1 })
-      has.add(CARE)
-      continue
-    }
-    if (!byPerson(tokens, i, people)) continue
+    if (has.has(CARE) || terms.some((h) => h.start <= i && i < h.end) || !byPerson(tokens, i, people)) continue
     // A slight judges the staff's manner when the family is who it is aimed at ("sighed at me", "lectured my mother").
     const slighted = phraseAt(lexicon.slight, tokens, i)
     if (slighted && forTheFamily(tokens, i + slighted, people)) {
