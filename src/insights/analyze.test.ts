@@ -201,6 +201,9 @@ describe('blame lifted from the business', () => {
     assert.equal(aspects("Parking was muddy but that's the cemetery, not them.", 4).facilities, 'neutral')
     assert.equal(aspects('The permit took a while, which is the state\'s doing.', 5).arrangements, 'neutral')
   })
+  test('the excuse covers what comes before it, not what follows', () => {
+    assert.equal(aspects("The permit took a while, which is the state's doing, and Marisol kept us updated.", 4).communication, 'positive')
+  })
   test('without the excuse it is criticism', () => {
     assert.equal(aspects('It started fifteen minutes late.', 4).timeliness, 'negative')
   })

@@ -31,7 +31,10 @@ export interface ScoredClause {
   link: 'contrast' | 'elaboration' | 'list' | null
   /** The sentence praises in a way that, in a bad review, is irony (see `ironic`). */
   ironic: boolean
-  /** The sentence clears the business of its criticism ("not their fault", see `excuses`): what it names is a fact. */
+  /**
+   * The clause, or one after it in the sentence, clears the business of its criticism ("not their fault", see
+   * `excuses`): what it names is a fact.
+   */
   excused: boolean
   /** The side of the list heading the clause comes under ("Cons: the bill"): +1, -1, or 0 outside such a list (sections.ts). */
   section: number
@@ -47,7 +50,9 @@ export function scoreSentence(sentence: Sentence, tax: CompiledTaxonomy, previou
   const turn = parts.findLastIndex((p, k) => k > 0 && CONTRAST.has(p.tokens[0]?.lower ?? ''))
   const clauses: ScoredClause[] = []
   const irony = ironic(sentence.tokens)
-  const excused = excuses(sentence.tokens)
+  // The excuse covers what came before it in the sentence, not what follows ("..., which is the state's doing, and
+  // Marisol kept us updated").
+  const excusedUpTo = parts.findLastIndex((p) => excuses(p.tokens))
   let section = 0
   // An event in one clause belongs to the task another clause of the sentence names (events.ts).
   const task = tax.events !== undefined && parts.length > 1 && mayFail(sentence.tokens, tax.events) && findTerms(tax, sentence.tokens, NONE).some((h) => names(sentence.tokens, h, tax.events!))
@@ -55,7 +60,7 @@ export function scoreSentence(sentence: Sentence, tax: CompiledTaxonomy, previou
     const weight = turn < 0 ? 1 : k >= turn ? 1.5 : 0.5
     const link = CONTRAST.has(tokens[0]?.lower ?? '') ? 'contrast' : after === ':' ? 'elaboration' : after === ',' ? 'list' : null
     section = headingSide(tokens) || section
-    clauses.push(scoreClause(tokens, tax, { weight, link, ironic: irony, excused, section }, k === 0, inherited(tokens, clauses.at(-1) ?? previous), task))
+    clauses.push(scoreClause(tokens, tax, { weight, link, ironic: irony, excused: k <= excusedUpTo, section }, k === 0, inherited(tokens, clauses.at(-1) ?? previous), task))
   })
   return clauses
 }
