@@ -458,6 +458,7 @@ function applyWishes(tokens: Token[], v: number[], locked: Set<number>): void {
 }
 
 const COUNTERFACTUAL = new Set(['would', 'could', 'should', 'might'])
+const HAVE = new Set(['have', "'ve"])
 /** Who may be the deceased: "he would have loved it" (but "they" is the staff: "they could have been more careful"). */
 const THIRD_PERSON = new Set(['he', 'she'])
 
@@ -468,17 +469,18 @@ const THIRD_PERSON = new Set(['he', 'she'])
  * would have loved it", "she would have liked it here").
  */
 function applyCounterfactuals(tokens: Token[], v: number[], locked: Set<number>, kin: ReadonlySet<string> | undefined): void {
-  tokens.forEach((t, i) => {
-    if (!COUNTERFACTUAL.has(t.lower) || !['have', "'ve"].includes(tokens[i + 1]?.lower ?? '')) return
+  for (let i = 0; i < tokens.length - 1; i++) {
+    const t = tokens[i]!
+    if (!COUNTERFACTUAL.has(t.lower) || !HAVE.has(tokens[i + 1]!.lower)) continue
     const subject = tokens[i - 1]
     const theirs = subject && (THIRD_PERSON.has(subject.lower) || kin?.has(subject.lower) || kin?.has(subject.lemma) || subject.pos === 'PROPN')
-    if (theirs && t.lower !== 'should') return
+    if (theirs && t.lower !== 'should') continue
     const scope: number[] = []
     for (let j = i + 2; j < tokens.length && tokens[j]!.pos !== 'PUNCT' && tokens[j]!.pos !== 'SCONJ'; j++) scope.push(j)
     const praised = scope.filter((j) => v[j]! > 0 && !locked.has(j))
     for (const j of praised) v[j] = -0.75 * v[j]!
     if (!praised.length && t.lower === 'should' && !scope.some((j) => v[j]! < 0)) v[i] = -0.4
-  })
+  }
 }
 
 function applyIntensity(tokens: Token[], v: number[], hedgeEnds: Set<number>, locked: Set<number>): void {

@@ -154,6 +154,7 @@ function sameWord(expected: string, actual: string | undefined, plural: boolean)
 
 /** The name a pet form is made from: "Sammy" (Sam), "Hallie" (Hal); a doubled last letter is written once in the name. */
 function petFormStem(word: string): string | undefined {
+  if (!word.endsWith('y') && !word.endsWith('ie')) return undefined
   const m = /^(\p{L}{2,}?)(\p{L})?(?:y|ie)$/u.exec(word)
   if (!m) return undefined
   return m[2] && m[1]!.endsWith(m[2]) ? m[1] : m[1]! + (m[2] ?? '')
