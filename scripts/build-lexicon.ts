@@ -185,7 +185,7 @@ function main(): void {
   const rows = candidates.map(({ aspect, word, sign, relation, seed, rank, gloss, decision }) => JSON.stringify({ aspect, word, sign, relation, seed, rank, gloss, decision }))
   writeFileSync(new URL('data/lexicon/wordnet-candidates.json', root), `[\n${rows.join(',\n')}\n]\n`)
   const count = (f: (c: (typeof candidates)[number]) => boolean) => candidates.filter(f).length
-  console.log(`${candidates.length} candidates, ${kept.length} kept (${Object.keys(people).length} people-adjectives), ${count((c) => c.decision.startsWith("rejected: on review"))} rejected on review, ${lexicon.persons.length} person nouns, events: ${events.lexicon.care.length} of care, ${events.lexicon.failure.length} verbs and ${events.lexicon.faults.length} adjectives of failure`)
+  console.log(`${candidates.length} candidates, ${kept.length} kept (${Object.keys(people).length} people-adjectives), ${count((c) => c.decision.startsWith("rejected: on review"))} rejected on review, ${lexicon.persons.length} person nouns, events: ${events.lexicon.care.length} of care, ${events.lexicon.slight.length} slights, ${events.lexicon.failure.length} verbs and ${events.lexicon.faults.length} adjectives of failure`)
 }
 
 interface EventSeeds {
@@ -195,16 +195,16 @@ interface EventSeeds {
 }
 
 /**
- * Verbs of care for the family and of failure (src/insights/events.ts). From each seed verb's sense (seeds.json
- * `events`; 0 = the word alone, nothing grown), one hop: the other verbs of its synset and, for failures, the verbs
- * below it (troponyms: "damage" -> "scratch", "dent"); from each failure adjective, its synset and similar adjectives.
- * A candidate is kept in its two most frequent senses only, seen in WordNet's tagged corpus (or with at most two
- * senses), and not rejected on review (key `event:care:word`, `event:failure:word`).
+ * Verbs of care for the family, of slights to it and of failure (src/insights/events.ts). From each seed verb's sense
+ * (seeds.json `events`; 0 = the word alone, nothing grown), one hop: the other verbs of its synset and, for failures,
+ * the verbs below it (troponyms: "damage" -> "scratch", "dent"); from each failure adjective, its synset and similar
+ * adjectives. A candidate is kept in its two most frequent senses only, seen in WordNet's tagged corpus (or with at
+ * most two senses), and not rejected on review (key `event:care:word`, `event:slight:word`, `event:failure:word`).
  */
-function eventLexicon(): { lexicon: { care: string[]; failure: string[]; faults: string[] }; candidates: (Candidate & { decision: Decision })[] } {
-  const seeds = seedsFile.events as { care: EventSeeds; failure: EventSeeds }
+function eventLexicon(): { lexicon: { care: string[]; slight: string[]; failure: string[]; faults: string[] }; candidates: (Candidate & { decision: Decision })[] } {
+  const seeds = seedsFile.events as { care: EventSeeds; slight: EventSeeds; failure: EventSeeds }
   const candidates: (Candidate & { decision: Decision })[] = []
-  const grow = (kind: 'care' | 'failure', pos: Pos, words: Record<string, number>, troponyms: boolean): string[] => {
+  const grow = (kind: 'care' | 'slight' | 'failure', pos: Pos, words: Record<string, number>, troponyms: boolean): string[] => {
     const out = new Set<string>()
     for (const [seed, n] of Object.entries(words)) {
       const sense = n === 0 ? undefined : wn.sensesOf(seed, pos)[n - 1]
@@ -241,9 +241,10 @@ function eventLexicon(): { lexicon: { care: string[]; failure: string[]; faults:
     return [...out].sort()
   }
   const care = [...grow('care', 'v', seeds.care.verbs, false), ...seeds.care.phrases].sort()
+  const slight = [...grow('slight', 'v', seeds.slight.verbs, false), ...seeds.slight.phrases].sort()
   const failure = [...grow('failure', 'v', seeds.failure.verbs, true), ...seeds.failure.phrases].sort()
   const faults = grow('failure', 'a', seeds.failure.adjectives ?? {}, false)
-  return { lexicon: { care, failure, faults }, candidates }
+  return { lexicon: { care, slight, failure, faults }, candidates }
 }
 
 /** The family's words for its own: WordNet's relatives (relative.n.01 and its hyponyms, seen in the tagged corpus) and seeds.json's `kin`. */

@@ -19,11 +19,11 @@ function holds(reviews: LabelledReview[], floors: { aspectF1: number; polarity: 
 // The issue's targets on the whole hand-labelled set (npm run eval:insights prints the scores), with floors just below
 // the levels reached so that the engine does not get worse while it is improved.
 test('the engine meets the targets on the earlier hand-labelled sets', () => {
-  holds(all, { reviews: 313, aspectF1: 0.865, polarity: 0.905, entityF1: 0.98 })
+  holds(all, { reviews: 313, aspectF1: 0.87, polarity: 0.905, entityF1: 0.985 })
 })
 
 test('and keeps its scores on the held-out part', () => {
-  holds(read('test.json'), { aspectF1: 0.815, polarity: 0.85, entityF1: 0.98 })
+  holds(read('test.json'), { aspectF1: 0.835, polarity: 0.86, entityF1: 0.985 })
 })
 
 // The blind set (issue 13) did not meet the issue's targets on its first run (aspect F1 77.1, polarity 82.1, entity F1

@@ -32,6 +32,9 @@ describe('negation', () => {
   test('a negated judgement flips: "not helpful", "never returned our calls"', () => {
     assert.equal(aspects('The office was not helpful and never returned our calls.', 3).communication, 'negative')
   })
+  test('not taking the trouble is neglect: "nobody bothered to tell me"', () => {
+    assert.equal(aspects('Nobody bothered to tell me they were ready.', 3).communication, 'negative')
+  })
   test('a negated modal with a comparative is praise: "couldn\'t have been kinder"', () => {
     assert.equal(aspects('Priya couldn\'t have been kinder.', 3).compassion, 'positive')
   })
@@ -133,6 +136,10 @@ describe('judgements of people', () => {
     assert.equal(aspects('They seemed scatterbrained from the first meeting.', 3).professionalism, 'negative')
     assert.equal(aspects('Priya was on the ball from start to finish.', 3).professionalism, 'positive')
   })
+  test('their craft, named as their work or as work done right, is professionalism', () => {
+    assert.equal(aspects("Jonah's work on Dad was excellent.", 3).professionalism, 'positive')
+    assert.equal(aspects('Not fancy, but everything was done right.', 3).professionalism, 'positive')
+  })
   test('with nothing named it is said of the staff: "So tactful."', () => {
     assert.equal(aspects('So tactful.', 5).compassion, 'positive')
     assert.equal(aspects('Cold.', 1).compassion, 'negative')
@@ -146,14 +153,75 @@ describe('judgements of people', () => {
   })
 })
 
+describe('judgements told as events', () => {
+  test('an act done so that the family could do something, or be spared something, is care', () => {
+    assert.equal(aspects('Dec called when it was done so we wouldn\'t be waiting by the phone.', 3).compassion, 'positive')
+    assert.equal(aspects('They moved a chair so my mother could sit with us.', 3).compassion, 'positive')
+    assert.equal(aspects("Marisol came to my house because I couldn't drive.", 3).compassion, 'positive')
+    assert.equal(aspects('Mari remembered our names when we came back a month later.', 3).compassion, 'positive')
+  })
+  test('a slight aimed at the family is compassion, criticised; an answer "no" does not deny it', () => {
+    assert.equal(aspects('When I said no the director sighed at me.', 3).compassion, 'negative')
+    assert.equal(aspects('The woman at the desk snapped at my mother.', 3).compassion, 'negative')
+    assert.equal(aspects('He sighed and sat down.', 3).compassion, undefined)
+  })
+  test('a consequence is not a purpose', () => {
+    assert.equal(aspects('There was no ramp, so my uncle had to be lifted in.', 3).compassion, undefined)
+    assert.equal(aspects("We left early because we couldn't stand the heat.", 3).compassion, undefined)
+  })
+})
+
 describe('irony in a bad review', () => {
   test('relishing an ordeal, congratulating a failure, an ironic exclamation', () => {
     assert.equal(aspects('Loved being billed twice for the hearse.', 1).pricing, 'negative')
     assert.equal(aspects('Great job losing the death certificates.', 1).arrangements, 'negative')
     assert.equal(aspects('Such sensitivity.', 1).compassion, 'negative')
+    assert.equal(aspects('Oh wonderful, another package upgrade pitch while I was picking out a casket.', 2).pricing, 'negative')
   })
   test('the same praise in a good review is praise', () => {
     assert.equal(aspects('Such sensitivity.', 5).compassion, 'positive')
+  })
+})
+
+describe('what would have been good', () => {
+  test('a wish in the conditional is criticism of what was missing', () => {
+    assert.equal(aspects('Would have liked a call when the ashes were ready.', 4).communication, 'negative')
+    assert.equal(aspects("A few more updates would've been nice.", 5).communication, 'negative')
+    assert.equal(aspects('They should have called us.', 4).communication, 'negative')
+  })
+  test('not when negated, nor the deceased\'s wish', () => {
+    assert.equal(aspects("Priya couldn't have been kinder.", 3).compassion, 'positive')
+    assert.equal(aspects('Dad would have loved the music.', 5).ceremony, 'positive')
+  })
+})
+
+describe('blame lifted from the business', () => {
+  test('what the reviewer says is no one\'s fault is a fact, not criticism', () => {
+    assert.equal(aspects("It started fifteen minutes late because the hearse got stuck, which isn't really anyone's fault.", 4).timeliness, 'neutral')
+    assert.equal(aspects("Parking was muddy but that's the cemetery, not them.", 4).facilities, 'neutral')
+    assert.equal(aspects('The permit took a while, which is the state\'s doing.', 5).arrangements, 'neutral')
+  })
+  test('the excuse covers what comes before it, not what follows', () => {
+    assert.equal(aspects("The permit took a while, which is the state's doing, and Marisol kept us updated.", 4).communication, 'positive')
+  })
+  test('without the excuse it is criticism', () => {
+    assert.equal(aspects('It started fifteen minutes late.', 4).timeliness, 'negative')
+  })
+})
+
+describe('reviews written as lists', () => {
+  test('an item takes the side of its heading, not the stars', () => {
+    assert.equal(aspects('pros: the chapel. cons: the bill, the parking lot', 5).pricing, 'negative')
+    assert.equal(aspects('Cons - the invoice.', 5).pricing, 'negative')
+    assert.equal(aspects('Only minus: the obituary.', 5).arrangements, 'negative')
+    assert.equal(aspects('Pros - the paperwork.', 1).arrangements, 'positive')
+  })
+  test('one item a line, under "Good:" and "Not good:"', () => {
+    const r = aspects('Good:\n* the explanations of costs\n* a quiet family room\nNot good:\n* the parking', 3)
+    assert.deepEqual([r.pricing, r.facilities], ['positive', 'mixed'])
+  })
+  test('a label takes the verdict after its colon: "Communication: poor"', () => {
+    assert.equal(aspects('Communication: poor.', 4).communication, 'negative')
   })
 })
 

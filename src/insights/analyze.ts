@@ -165,7 +165,8 @@ function groupMood(clauses: ScoredClause[], k: number): number {
 /**
  * A clause that judges nothing itself can take its judgement from the clauses it is linked to: those a comma lists
  * with it; the opposite of a contrasted one ("the livestream worked well, although the camera only showed the back of
- * the officiant's head"); the heading a colon elaborates ("Bad: the parking"). 0 when there is no such link.
+ * the officiant's head"); the heading a colon elaborates ("Bad: the parking"); the verdict after a label (a clause with no
+ * verb) and a colon ("Communication: poor"). 0 when there is no such link.
  */
 function implied(clauses: ScoredClause[], k: number): number {
   const c = clauses[k]!
@@ -175,7 +176,8 @@ function implied(clauses: ScoredClause[], k: number): number {
     (c.link === 'list' || next?.link === 'list' ? groupMood(clauses, k) : 0) ||
     (c.link === 'contrast' ? -groupMood(clauses, k - 1) : 0) ||
     (next?.link === 'contrast' ? -groupMood(clauses, k + 1) : 0) ||
-    (c.link === 'elaboration' ? groupMood(clauses, k - 1) : 0)
+    (c.link === 'elaboration' ? groupMood(clauses, k - 1) : 0) ||
+    (next?.link === 'elaboration' && !c.tokens.some((t) => t.pos === 'VERB' || t.pos === 'AUX') ? groupMood(clauses, k + 1) : 0)
   return sign * IMPLIED
 }
 
@@ -190,14 +192,15 @@ function aspectMentions(clauses: ScoredClause[], rating: number) {
     for (const hit of c.terms) {
       const { score, strongest } = mentionScore(c, hit)
       const stated = Math.abs(score) >= SIGNAL
-      // The place or time of a judgement, or of something staff did, is not a topic: "at the viewing she was in the
-      // wrong blouse", "the casket was open at the viewing" ... "they had his glasses on upside down at the viewing".
-      // An event and its place are facts about each other ("the service was in the chapel at 11").
-      if (hit.setting && !stated && (mood(c) !== 0 || c.terms.some((h) => !h.setting && !EVENTS_AND_PLACES.has(h.aspect)))) continue
+      // The place or time of what the clause says is not a topic: "at the viewing she was in the wrong blouse", "after
+      // the service we went home", "held the door for every guest at the graveside service". An event and its place
+      // are facts about each other ("the service was in the chapel at 11").
+      if (hit.setting && !stated && !c.terms.some((h) => h !== hit && EVENTS_AND_PLACES.has(h.aspect))) continue
       const entry = byAspect.get(hit.aspect) ?? { evidence: [], phrases: [] }
       const weight = stated ? c.weight : c.weight / 2
-      // Facts (a setting, an amount) judge nothing, so neither the context nor the stars make them praise.
-      const unstated = fact || hit.setting ? 0 : implied(clauses, k) || prior(rating)
+      // Facts (a setting, an amount, what the reviewer says is no one's fault) judge nothing, so neither the context
+      // nor the stars make them praise.
+      const unstated = fact || hit.setting || c.excused ? 0 : c.section * IMPLIED || implied(clauses, k) || prior(rating)
       entry.evidence.push({ score: stated ? score : unstated, weight })
       entry.phrases.push(phraseOf(c, hit, strongest))
       byAspect.set(hit.aspect, entry)

@@ -1,4 +1,5 @@
-/** Clause structure of a sentence: where one point of view ends and the next begins, and praise that is irony. */
+/** Clause structure of a sentence: where one point of view ends and the next begins; praise that is irony, blame lifted. */
+import { NEGATORS, valence } from './lexicon.js'
 import type { Token } from './nlp.js'
 
 export const CONTRAST = new Set(['but', 'however', 'although', 'though', 'yet', 'except', 'whereas', 'nevertheless', 'nonetheless', 'unfortunately', 'sadly'])
@@ -10,7 +11,8 @@ export function splitClauses(tokens: readonly Token[]): { tokens: Token[]; after
   const parts: { tokens: Token[]; after: string | null }[] = [{ tokens: [], after: null }]
   tokens.forEach((t, i) => {
     const current = parts.at(-1)!.tokens
-    if (HARD_STOPS.has(t.lower)) {
+    // A line break ends a clause too: the items of a list written one per line.
+    if (HARD_STOPS.has(t.lower) || (t.pos === 'SPACE' && t.value.includes('\n'))) {
       if (current.length) parts.push({ tokens: [], after: t.lower })
       return
     }
@@ -53,8 +55,9 @@ const IRONY_MARKERS = new Set(['such', 'wow', 'bravo', 'clearly', 'indeed'])
 
 /**
  * Praise that is irony when the review is bad: relishing an ordeal ("Love being charged a coordination fee", "Really
- * loved spending my lunch breaks on hold"), congratulating a failure ("Great job losing the order"), or a short
- * exclamation with a marker of irony ("Such sensitivity.", "Money well spent, clearly.").
+ * loved spending my lunch breaks on hold"), congratulating a failure ("Great job losing the order"), praise exclaimed
+ * ("Oh wonderful, another upgrade pitch"), or a short exclamation with a marker of irony ("Such sensitivity.", "Money
+ * well spent, clearly.").
  */
 export function ironic(tokens: readonly Token[]): boolean {
   const gerund = (t: Token | undefined) => t?.pos === 'VERB' && t.lower.endsWith('ing')
@@ -62,9 +65,28 @@ export function ironic(tokens: readonly Token[]): boolean {
     const next = tokens[i + 1]
     const relish = RELISH.has(t.lemma) && (next?.lower === 'being' || gerund(next))
     const congratulate = t.lower === 'job' && ['great', 'good', 'nice'].includes(tokens[i - 1]?.lower ?? '') && gerund(next)
-    return relish || congratulate
+    const exclaimed = t.lower === 'oh' && next !== undefined && valence(next.lower, next.lemma) > 0
+    return relish || congratulate || exclaimed
   })
   const words = tokens.filter((t) => t.pos !== 'PUNCT')
   return construed || (words.length <= 6 && words.some((t) => IRONY_MARKERS.has(t.lower)))
 }
 
+
+const BLAME = new Set(['fault', 'blame'])
+const CONTROL = new Set(['control', 'hands'])
+const THEM = new Set(['them', 'theirs'])
+
+/**
+ * The reviewer clears the business of what the sentence criticises: "not their fault", "which isn't really anyone's
+ * fault", "can't blame them", "that's the cemetery, not them", "the state's doing", "out of their control".
+ */
+export function excuses(tokens: readonly Token[]): boolean {
+  return tokens.some((t, i) => {
+    if (BLAME.has(t.lemma) && tokens.slice(Math.max(0, i - 4), i).some((x) => NEGATORS.has(x.lower))) return true
+    // "that's the cemetery, not them": someone else named, the business denied.
+    if (THEM.has(t.lower) && tokens[i - 1]?.lower === 'not' && tokens[i - 2]?.lower === ',') return true
+    if (t.lower === 'doing' && tokens[i - 1]?.lower === "'s" && tokens[i - 2]?.pos !== 'PRON') return true
+    return CONTROL.has(t.lower) && tokens[i - 1]?.lower === 'their' && ['beyond', 'of'].includes(tokens[i - 2]?.lower ?? '')
+  })
+}

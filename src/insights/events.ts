@@ -1,13 +1,16 @@
 /**
  * Judgements told as events rather than in judging words: acts of care for the family ("Bea even brought a thermos of
- * tea for everyone", "they let my kids put drawings in the casket", "held the door, carried Mom's chair") and failures
- * ("they lost my father's dog tags", "his name was misspelled on the urn", "someone else's paperwork taped to it").
+ * tea for everyone", "they let my kids put drawings in the casket", "held the door, carried Mom's chair"), slights
+ * ("the director sighed at me") and failures ("they lost my father's dog tags", "his name was misspelled on the urn",
+ * "someone else's paperwork taped to it").
  *
  * The verbs come from WordNet (scripts/build-lexicon.ts grows them from a few seed verbs, reviewed once; the engine reads
  * the result in wordnet-lexicon.json). What an event judges depends on what it is done to:
  * - an act of care is compassion when it is done for the family: the family is its object, its receiver or the owner
  *   of its object ("bringing my mom a glass of water", "for everyone", "remembered her name"), or it makes things
  *   possible or easier ("they made it happen");
+ * - a slight ("sighed at me", "snapped at my mother", "lectured us", "hung up on me") is compassion, criticised, when it
+ *   is aimed at the family;
  * - a failure is professionalism (care with details, belongings and the body) unless the clause names the task it
  *   belongs to ("lost the paperwork" is the paperwork's aspect, which its own term finds);
  * - neither counts when the family does it ("we lost Dad in March", "I will never forget", "I helped Mom"), and losing
@@ -22,6 +25,8 @@ import type { TermHit } from './taxonomy.js'
 export interface EventLexicon {
   /** Verbs and phrases of care, by first word; each phrase a list of words matched by surface form or lemma. */
   care: Map<string, string[][]>
+  /** Verbs and phrases of slights to the family ("sighed at me", "snapped at my mother", "hung up on me"), by first word. */
+  slight: Map<string, string[][]>
   /** Verbs and phrases of failure, by first word. */
   failure: Map<string, string[][]>
   /** Adjectives and participles of failure: "wrong", "missing", "misspelled", "dented". */
@@ -39,9 +44,9 @@ function byFirst(phrases: readonly string[]): Map<string, string[][]> {
   return map
 }
 
-export function eventLexicon(source: { care: readonly string[]; failure: readonly string[]; faults: readonly string[] }): EventLexicon {
-  const [care, failure, faults] = [byFirst(source.care), byFirst(source.failure), new Set(source.faults)]
-  return { care, failure, faults, starts: new Set([...care.keys(), ...failure.keys(), ...faults, 'make']) }
+export function eventLexicon(source: { care: readonly string[]; slight: readonly string[]; failure: readonly string[]; faults: readonly string[] }): EventLexicon {
+  const [care, slight, failure, faults] = [byFirst(source.care), byFirst(source.slight), byFirst(source.failure), new Set(source.faults)]
+  return { care, slight, failure, faults, starts: new Set([...care.keys(), ...slight.keys(), ...failure.keys(), ...faults, 'make']) }
 }
 
 const CARE = 'compassion'
@@ -74,12 +79,21 @@ function phraseAt(map: Map<string, string[][]>, tokens: readonly Token[], i: num
 function doer(tokens: readonly Token[], i: number): Token | undefined {
   for (let j = i - 1; j >= 0; j--) {
     const t = tokens[j]!
-    if (!(t.pos === 'PRON' || t.pos === 'PROPN' || t.pos === 'NOUN')) continue
+    if (!(t.pos === 'PRON' || t.pos === 'PROPN' || t.pos === 'NOUN') || inPhrase(tokens, j)) continue
     let k = j + 1
     while (tokens[k]?.pos === 'ADV' || tokens[k]?.pos === 'PART') k++
     if (k <= i && (tokens[k]?.pos === 'AUX' || tokens[k]?.pos === 'VERB')) return t
   }
   return undefined
+}
+
+const NOMINAL = new Set(['DET', 'ADJ', 'NUM', 'NOUN', 'PROPN'])
+
+/** A noun after a preposition is not a subject: "the woman at the desk snapped", "someone from the office called". */
+function inPhrase(tokens: readonly Token[], j: number): boolean {
+  let k = j - 1
+  while (k >= 0 && NOMINAL.has(tokens[k]!.pos)) k--
+  return tokens[k]?.pos === 'ADP'
 }
 
 /** An act of care is done by someone, named or not ("Held the door", "Sam quietly walked him"), not suffered ("was held"). */
@@ -92,11 +106,16 @@ function byPerson(tokens: readonly Token[], i: number, people: PeopleLexicon | u
 const isFamily = (t: Token | undefined, people: PeopleLexicon | undefined) =>
   t !== undefined && (FIRST_PERSON.has(t.lower) || people?.kin.has(t.lower) === true || people?.kin.has(t.lemma) === true)
 
+/** Words that open a clause of time or reason, whatever the tagger calls them ("when" is often an adverb). */
+const SUBORDINATORS = new Set(['when', 'while', 'after', 'before', 'because', 'if', 'until', 'since', 'once', 'whenever'])
+/** Where what an act is done to ends: punctuation or a subordinate clause ("remembered our names when we came back"). */
+const endsObject = (t: Token) => t.pos === 'PUNCT' || t.pos === 'SCONJ' || SUBORDINATORS.has(t.lower)
+
 /** Whether the family is what an act of care is done to or for, in the words after it. */
 function forTheFamily(tokens: readonly Token[], from: number, people: PeopleLexicon | undefined): boolean {
   for (let j = from; j < tokens.length && j < from + 8; j++) {
     const t = tokens[j]!
-    if (t.pos === 'PUNCT' || t.pos === 'SCONJ') break
+    if (endsObject(t)) break
     if (FAMILY_WORDS.has(t.lower) || people?.kin.has(t.lower) || people?.kin.has(t.lemma)) return true
   }
   return false
@@ -126,7 +145,7 @@ export function names(tokens: readonly Token[], h: TermHit, lexicon: EventLexico
   return true
 }
 
-/** A word that may begin an event: the first word of a verb or phrase of care or failure, a fault, or "make". */
+/** A word that may begin an event: the first word of a verb or phrase of care, slight or failure, a fault, or "make". */
 function candidate(t: Token, lexicon: EventLexicon): boolean {
   return lexicon.starts.has(t.lower) || lexicon.starts.has(t.lemma)
 }
@@ -139,8 +158,31 @@ export function mayFail(tokens: readonly Token[], lexicon: EventLexicon): boolea
 /** What an act is done to and for: the words after it, up to punctuation or a subordinate clause, at most eight. */
 function objectSpan(tokens: readonly Token[], from: number): number {
   let j = from
-  while (j < tokens.length && j < from + 8 && tokens[j]!.pos !== 'PUNCT' && tokens[j]!.pos !== 'SCONJ') j++
+  while (j < tokens.length && j < from + 8 && !endsObject(tokens[j]!)) j++
   return j
+}
+
+/** The words that open a purpose or a reason (purposeAt). */
+const PURPOSES = new Set(['so', 'because'])
+const PURPOSE_MODALS = new Set(['could', 'would', 'can', 'might'])
+const UNABLE = new Set(['could', 'can', 'was', 'were', 'did'])
+
+/**
+ * An act done so that the family could do something, or be spared something, or because they could not: "called when
+ * it was done so we wouldn't be waiting by the phone", "worked together so my son could be seen by his grandmother",
+ * "came to my house because I couldn't drive". Whatever the act, the family's good or need is why it was done (and
+ * not the family's own act: the caller checks who did it). Returns the length of "so (that)" or "because".
+ */
+function purposeAt(tokens: readonly Token[], i: number, people: PeopleLexicon | undefined): number {
+  const so = tokens[i]!.lower === 'so'
+  if (!so && tokens[i]!.lower !== 'because') return 0
+  const n = so && tokens[i + 1]?.lower === 'that' ? 2 : 1
+  let j = i + n
+  if (tokens[j]?.lower === 'my' || tokens[j]?.lower === 'our') j++
+  const who = tokens[j]
+  const family = who !== undefined && (FIRST_PERSON.has(who.lower) || ['he', 'she', 'everyone'].includes(who.lower) || isFamily(who, people))
+  const why = so ? PURPOSE_MODALS.has(tokens[j + 1]?.lower ?? '') : UNABLE.has(tokens[j + 1]?.lower ?? '') && tokens[j + 2]?.lower === 'not'
+  return family && why ? n : 0
 }
 
 /** Things handed over or made room with ("carried Mom's chair", "a glass of water and a chair"): not the facilities' aspect. */
@@ -163,7 +205,7 @@ export function eventHits(
 ): { hits: TermHit[]; objects: TermHit[] } {
   const hits: TermHit[] = []
   const objects: TermHit[] = []
-  if (!tokens.some((t) => candidate(t, lexicon))) return { hits, objects }
+  if (!tokens.some((t) => candidate(t, lexicon) || PURPOSES.has(t.lower))) return { hits, objects }
   const failures = !task && !terms.some((h) => names(tokens, h, lexicon))
   const has = new Set(terms.map((h) => h.aspect))
   const claimed = new Set(taken)
@@ -171,6 +213,14 @@ export function eventHits(
   for (let i = 0; i < tokens.length; i++) {
     if (claimed.has(i)) continue
     const t = tokens[i]!
+    if (PURPOSES.has(t.lower)) {
+      // The purpose says the act was done for the family, whoever did it and however it is told ("it was done so we...").
+      const purpose = purposeAt(tokens, i, people)
+      if (!purpose || has.has(CARE) || terms.some((h) => h.start <= i && i < h.end) || isFamily(doer(tokens, i), people)) continue
+      hits.push({ aspect: CARE, start: i, end: i + purpose, sign: 1 })
+      has.add(CARE)
+      continue
+    }
     if (!candidate(t, lexicon) || isFamily(doer(tokens, i), people)) continue
     if (failures && !has.has(FAILURE)) {
       const n = phraseAt(lexicon.failure, tokens, i) || (lexicon.faults.has(t.lower) && (t.pos === 'ADJ' || t.pos === 'VERB') ? 1 : 0)
@@ -182,6 +232,14 @@ export function eventHits(
       }
     }
     if (has.has(CARE) || terms.some((h) => h.start <= i && i < h.end) || !byPerson(tokens, i, people)) continue
+    // A slight judges the staff's manner when the family is who it is aimed at ("sighed at me", "lectured my mother").
+    const slighted = phraseAt(lexicon.slight, tokens, i)
+    if (slighted && forTheFamily(tokens, i + slighted, people)) {
+      hits.push({ aspect: CARE, start: i, end: i + slighted, sign: -1 })
+      has.add(CARE)
+      i += slighted - 1
+      continue
+    }
     const n = phraseAt(lexicon.care, tokens, i)
     const made = t.lemma === 'make' && t.pos === 'VERB' && tokens.slice(i + 1, i + 5).some((x) => MADE.has(x.lower))
     if (!n && !made) continue

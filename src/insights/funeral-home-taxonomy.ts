@@ -56,10 +56,12 @@ export const FUNERAL_HOME_HAND_TAXONOMY = Taxonomy.parse({
         'phone calls', 'emails', 'texts', 'answered all', 'returned every', 'heads up', 'notified', 'updates',
         'explained everything', 'explained each', 'explained every', 'had to call', 'have to call', 'had to chase',
         'had to keep calling', 'had to ask', 'had to track', 'had to hunt', 'step by step', 'what to expect',
-        'what would happen', 'what happens', 'customer service', 'warned us', 'warned me', 'warn us'
+        'what would happen', 'what happens', 'customer service', 'warned us', 'warned me', 'warn us',
+        // News the family had from someone else: nobody there told them.
+        'found out from', 'find out from', 'had to find out', 'found out on our own'
       ],
       positive: ['responsive', 'clear', 'clearly', 'informed', 'explained'],
-      negative: ['unresponsive', 'ignored', 'confusing', 'unclear', 'miscommunication', 'voicemail']
+      negative: ['unresponsive', 'ignored', 'confusing', 'unclear', 'miscommunication', 'voicemail', 'found out from', 'find out from', 'had to find out', 'found out on our own']
     },
     {
       id: 'professionalism',
@@ -76,9 +78,11 @@ export const FUNERAL_HOME_HAND_TAXONOMY = Taxonomy.parse({
         'misplaced', 'mislabeled', 'wrong name', 'lost the', 'lost his', 'lost her', 'mixed up', 'outfit', 'clothes',
         'clothing', 'blouse', 'glasses', 'jewelry', 'wrong blouse', 'wrong clothes', 'job with', 'did a beautiful job',
         'did a wonderful job', 'did an amazing job', 'did a great job', 'careful work', 'such careful', 'wrapped him',
-        'wrapped her', 'with dignity', 'spelled wrong', 'properly', 'respectfully'
+        'wrapped her', 'with dignity', 'spelled wrong', 'properly', 'respectfully',
+        // The staff's craft, named as their work ("Jonah's work on Dad was excellent") or as work done right.
+        "'s work", 'his work', 'her work', 'their work', 'work on', 'done right', 'did it right', 'got it right', 'got everything right'
       ],
-      positive: ['professional', 'dignified', 'respectful', 'organized', 'organised', 'thorough', 'competent', 'efficient', 'meticulous', 'seamless', 'seamlessly', 'smoothly', 'flawless', 'flawlessly', 'impeccable', 'polished', 'natural', 'peaceful'],
+      positive: ['professional', 'dignified', 'respectful', 'organized', 'organised', 'thorough', 'competent', 'efficient', 'meticulous', 'seamless', 'seamlessly', 'smoothly', 'flawless', 'flawlessly', 'impeccable', 'polished', 'natural', 'peaceful', 'done right', 'did it right', 'got it right', 'got everything right'],
       negative: ['unprofessional', 'sloppy', 'disorganized', 'disorganised', 'careless', 'mistake', 'error', 'incompetent', 'mix-up', 'mixup', 'wrong', 'lost', 'misplaced', 'mislabeled']
     },
     {

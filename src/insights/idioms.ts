@@ -45,6 +45,10 @@ const IDIOMS: Idiom[] = [
   { words: ['before', 'i', 'ask'], valence: 0.4 },
   { words: ['before', 'we', 'even', 'ask'], valence: 0.4 },
   { words: ['stay', 'late'], valence: 0.4, blocksAspects: true },
+  // Staff who left late stayed for the family ("Arrived early, left late"): still a word on their time.
+  { words: ['leave', 'late'], valence: 0.4 },
+  // "Nobody bothered to tell me": taking the trouble, an act that negation turns into neglect, not annoyance.
+  { words: ['bother', 'to'], valence: 0 },
   { words: ['without', 'a', 'hitch'], valence: 0.5 },
   { words: ['run', 'a', 'tight', 'ship'], valence: 0.5 },
   { words: ['mean', 'the', 'world'], valence: 0.5 },

@@ -1,9 +1,10 @@
-import { CONTRAST, ironic, splitClauses } from './clauses.js'
+import { CONTRAST, excuses, ironic, splitClauses } from './clauses.js'
 import { eventHits, mayFail, names } from './events.js'
 import { findIdioms } from './idioms.js'
 import { BOOSTERS, HEDGES, NEGATORS, SERVICE_ACTIONS, valence } from './lexicon.js'
 import { tokensText, type Sentence, type Token } from './nlp.js'
 import { peopleHits } from './people.js'
+import { headingSide } from './sections.js'
 import { durationAt, findTerms, type CompiledTaxonomy, type TermHit } from './taxonomy.js'
 
 /**
@@ -30,6 +31,13 @@ export interface ScoredClause {
   link: 'contrast' | 'elaboration' | 'list' | null
   /** The sentence praises in a way that, in a bad review, is irony (see `ironic`). */
   ironic: boolean
+  /**
+   * The clause, or one after it in the sentence, clears the business of its criticism ("not their fault", see
+   * `excuses`): what it names is a fact.
+   */
+  excused: boolean
+  /** The side of the list heading the clause comes under ("Cons: the bill"): +1, -1, or 0 outside such a list (sections.ts). */
+  section: number
 }
 
 const DESCRIBING = new Set(['ADJ', 'ADV'])
@@ -42,12 +50,17 @@ export function scoreSentence(sentence: Sentence, tax: CompiledTaxonomy, previou
   const turn = parts.findLastIndex((p, k) => k > 0 && CONTRAST.has(p.tokens[0]?.lower ?? ''))
   const clauses: ScoredClause[] = []
   const irony = ironic(sentence.tokens)
+  // The excuse covers what came before it in the sentence, not what follows ("..., which is the state's doing, and
+  // Marisol kept us updated").
+  const excusedUpTo = parts.findLastIndex((p) => excuses(p.tokens))
+  let section = 0
   // An event in one clause belongs to the task another clause of the sentence names (events.ts).
   const task = tax.events !== undefined && parts.length > 1 && mayFail(sentence.tokens, tax.events) && findTerms(tax, sentence.tokens, NONE).some((h) => names(sentence.tokens, h, tax.events!))
   parts.forEach(({ tokens, after }, k) => {
     const weight = turn < 0 ? 1 : k >= turn ? 1.5 : 0.5
     const link = CONTRAST.has(tokens[0]?.lower ?? '') ? 'contrast' : after === ':' ? 'elaboration' : after === ',' ? 'list' : null
-    clauses.push(scoreClause(tokens, tax, { weight, link, ironic: irony }, k === 0, inherited(tokens, clauses.at(-1) ?? previous), task))
+    section = headingSide(tokens) || section
+    clauses.push(scoreClause(tokens, tax, { weight, link, ironic: irony, excused: k <= excusedUpTo, section }, k === 0, inherited(tokens, clauses.at(-1) ?? previous), task))
   })
   return clauses
 }
@@ -69,7 +82,7 @@ function inherited(tokens: Token[], previous: ScoredClause | undefined): TermHit
   return [...new Set(previous.terms.map((h) => h.aspect))].map((aspect) => ({ aspect, start: anchor, end: anchor + 1 }))
 }
 
-type Placement = Pick<ScoredClause, 'weight' | 'link' | 'ironic'>
+type Placement = Pick<ScoredClause, 'weight' | 'link' | 'ironic' | 'excused' | 'section'>
 
 function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placement, first: boolean, fallback: TermHit[], task: boolean): ScoredClause {
   const idioms = findIdioms(tokens)
@@ -120,8 +133,11 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placemen
   const negatedFrom = applyNegation(tokens, valences, locked, termSigns, denied)
   applyCessation(tokens, valences, locked, termSigns)
   applyWishes(tokens, valences, locked)
+  applyCounterfactuals(tokens, valences, locked, tax.people?.kin)
   for (const [j] of negatedFrom) if (valences[j] !== 0 && termSigns.has(j)) cueOwner[j] ??= terms.find((h) => h.start === j)?.aspect
   applyIntensity(tokens, valences, hedgeEnds, locked)
+  // Criticism the reviewer lifts from the business judges nothing of it ("late, which isn't really anyone's fault").
+  if (placement.excused) valences.forEach((v, i) => v < 0 && (valences[i] = 0))
   // Praise in quotation marks is someone else's word ("Their website says 'transparent pricing'"): in a bad review, irony.
   const ironic = placement.ironic || quoted(tokens).some((i) => valences[i]! > 0)
   return { tokens, text: tokensText(tokens), valences, terms, negatedFrom, cueOwner, ...placement, ironic }
@@ -257,6 +273,8 @@ function applyNegation(tokens: Token[], v: number[], locked: Set<number>, termSi
   const negatedFrom = new Map<number, number>()
   tokens.forEach((t, i) => {
     if (locked.has(i) || !isNegator(t)) return
+    // "When I said no, ...": an answer, not a denial of what follows.
+    if (t.lower === 'no' && tokens[i - 1]?.lemma === 'say') return
     const scope = scopeAfter(tokens, i)
     // "couldn't believe how clean it was" is amazement, not denial.
     if (tokens[scope[0]!]?.lemma === 'believe' && ['how', 'what'].includes(tokens[scope[1]!]?.lower ?? '')) return
@@ -437,6 +455,32 @@ function applyWishes(tokens: Token[], v: number[], locked: Set<number>): void {
     for (const j of praised) v[j] = -0.75 * v[j]!
     if (!praised.length && !scope.some((j) => v[j]! < 0)) v[i] = -0.4
   })
+}
+
+const COUNTERFACTUAL = new Set(['would', 'could', 'should', 'might'])
+const HAVE = new Set(['have', "'ve"])
+/** Who may be the deceased: "he would have loved it" (but "they" is the staff: "they could have been more careful"). */
+const THIRD_PERSON = new Set(['he', 'she'])
+
+/**
+ * What would have been good and was not there is criticism: "would have liked a call", "a few more updates would've
+ * been nice", "could have been warmer"; "should have" is criticism by itself ("should have told us"). Not when negated
+ * ("couldn't have been kinder" is praise, see applyNegation), nor a wish or regret of the deceased or the family ("Dad
+ * would have loved it", "she would have liked it here").
+ */
+function applyCounterfactuals(tokens: Token[], v: number[], locked: Set<number>, kin: ReadonlySet<string> | undefined): void {
+  for (let i = 0; i < tokens.length - 1; i++) {
+    const t = tokens[i]!
+    if (!COUNTERFACTUAL.has(t.lower) || !HAVE.has(tokens[i + 1]!.lower)) continue
+    const subject = tokens[i - 1]
+    const theirs = subject && (THIRD_PERSON.has(subject.lower) || kin?.has(subject.lower) || kin?.has(subject.lemma) || subject.pos === 'PROPN')
+    if (theirs && t.lower !== 'should') continue
+    const scope: number[] = []
+    for (let j = i + 2; j < tokens.length && tokens[j]!.pos !== 'PUNCT' && tokens[j]!.pos !== 'SCONJ'; j++) scope.push(j)
+    const praised = scope.filter((j) => v[j]! > 0 && !locked.has(j))
+    for (const j of praised) v[j] = -0.75 * v[j]!
+    if (!praised.length && t.lower === 'should' && !scope.some((j) => v[j]! < 0)) v[i] = -0.4
+  }
 }
 
 function applyIntensity(tokens: Token[], v: number[], hedgeEnds: Set<number>, locked: Set<number>): void {

@@ -39,8 +39,9 @@ export class FuzzyNames {
       // A name with one letter dropped is a common slip even when short: "Pria" for Priya.
       const dropped = word.length === 4 && c.word.length === 5 && d === 1
       const close = dropped || d <= maxEdits(Math.min(word.length, c.word.length))
-      // Sound-alike spellings ("Hollace" for "Hollis") need the same first letter and a few edits at most.
-      const soundsAlike = !close && d <= 3 && word[0] === c.word[0] && sharesCode((codes ??= doubleMetaphone(word)), c.codes)
+      // Sound-alike spellings ("Hollace" for "Hollis") need the same first letter and a few edits, fewer than half
+      // the word's letters: "small" is three edits from "Samuel" and sounds alike, but it is another word.
+      const soundsAlike = !close && d <= 3 && 2 * d < word.length && word[0] === c.word[0] && sharesCode((codes ??= doubleMetaphone(word)), c.codes)
       if (!close && !soundsAlike) continue
       if (d < bestDistance) [best, bestDistance, tie] = [c.word, d, false]
       else if (d === bestDistance && c.word !== best) tie = true
@@ -49,7 +50,12 @@ export class FuzzyNames {
   }
 }
 
-/** Same Double Metaphone key, or one a prefix of the other ("Rosalyn" RSLN, "Rosalind" RSLNT). */
+/**
+ * Same Double Metaphone key, or one a prefix of the other ("Rosalyn" RSLN, "Rosalind" RSLNT) when the shorter has three
+ * sounds or more: a two-sound key is the start of too many words ("Pros", "Priced", "Period", "private" all begin
+ * with Priya's PR).
+ */
 function sharesCode(a: readonly string[], b: readonly string[]): boolean {
-  return a.some((x) => x.length > 1 && b.some((y) => y.length > 1 && (x.startsWith(y) || y.startsWith(x))))
+  const prefix = (x: string, y: string) => x === y || (Math.min(x.length, y.length) >= 3 && (x.startsWith(y) || y.startsWith(x)))
+  return a.some((x) => x.length > 1 && b.some((y) => y.length > 1 && prefix(x, y)))
 }

@@ -119,10 +119,12 @@ class Matcher implements MentionIndex {
     return loose <= 1 && loose < p.tokens.length
   }
 
-  /** A capitalised word that is not a known name word may be a misspelt staff name. */
+  /** A capitalised word that is not a known name word may be a pet form or a misspelling of a staff name. */
   private canonicalWord(token: Token, mode: ScanMode): string {
     const w = token.folded
     if (this.vocabulary.has(w) || NAME_LIKE_WORDS.has(w) || !(token.capitalized || mode.fuzzyLowercase)) return w
+    const stem = petFormStem(w)
+    if (stem && this.vocabulary.has(stem)) return stem
     return this.fuzzy.match(w) ?? w
   }
 
@@ -148,6 +150,14 @@ function phrase(value: string): string {
 function sameWord(expected: string, actual: string | undefined, plural: boolean): boolean {
   if (actual === undefined) return false
   return actual === expected || actual === `${expected}s` || (plural && actual === `${expected}es`)
+}
+
+/** The name a pet form is made from: "Sammy" (Sam), "Hallie" (Hal); a doubled last letter is written once in the name. */
+function petFormStem(word: string): string | undefined {
+  if (!word.endsWith('y') && !word.endsWith('ie')) return undefined
+  const m = /^(\p{L}{2,}?)(\p{L})?(?:y|ie)$/u.exec(word)
+  if (!m) return undefined
+  return m[2] && m[1]!.endsWith(m[2]) ? m[1] : m[1]! + (m[2] ?? '')
 }
 
 function ordered(found: Map<string, number>): string[] {

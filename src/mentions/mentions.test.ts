@@ -45,6 +45,14 @@ describe('staff mentions', () => {
       assert.equal(staff(text).length, 1, text)
     }
   })
+  test('ordinary words that sound like the start of a name are not misspellings of it', () => {
+    for (const text of ['Dimensions were fine.', 'Rose petals everywhere.', 'Roses, Roasted, Period.', 'Margin was thin.', 'Rosary at noon.']) {
+      assert.deepEqual(staff(text), [], text)
+    }
+  })
+  test('pet forms of a name or an alias', () => {
+    assert.deepEqual(staff('Rozzie was lovely.'), ['Rosalind Achebe'])
+  })
   test('misspellings in text written without capitals', () => {
     assert.deepEqual(staff('dimitry did his hair just right'), ['Dimitri Vane'])
     assert.deepEqual(staff('Then dimitry came'), [], 'with capitals elsewhere, a lowercase word is not a name')
