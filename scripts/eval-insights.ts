@@ -3,15 +3,16 @@
  * not the demo data). dev*.json were used while tuning the engine (each measured unseen first); test.json is held out
  * and never inspected (scored, its errors never listed); blind.json (issue 13) was written and labelled before the
  * engine ever ran on it, scored once as it was (data/eval/blind-first-run.txt), and is a development set since; so is
- * blind2.json, the second blind batch (its first run: data/eval/blind2-first-run.txt).
+ * blind2.json and blind3.json, the second and third blind batches (their first runs: data/eval/blind2-first-run.txt,
+ * data/eval/blind3-first-run.txt).
  *
  * Prints, per set, aspect precision/recall/F1, polarity accuracy and entity F1; per aspect, precision, recall and
  * polarity on the earlier sets and on each blind set; the polarity confusion tables; and k-fold cross-validation over
- * the seen sets (dev*, blind, blind2; never test) of the rules with the learned model (trained on the other folds)
+ * the seen sets (dev*, blind, blind2, blind3; never test) of the rules with the learned model (trained on the other folds)
  * next to the rules alone.
  * Targets on the earlier sets together: aspect F1 >= 0.85, polarity accuracy >= 0.90, entity F1 >= 0.95.
  *
- *   --sets=dev,dev2,blind   score only these sets (default: dev, dev2, dev3, dev4, test, blind, blind2)
+ *   --sets=dev,dev2,blind   score only these sets (default: dev, dev2, dev3, dev4, test, blind, blind2, blind3)
  *   --errors[=set]          every disagreement with the labels (not for test)
  *   --tags                  per hard-case tag       --no-cv   skip cross-validation
  */
@@ -23,7 +24,7 @@ const args = process.argv.slice(2)
 const flags = new Set(args)
 const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
 const EARLIER = ['dev', 'dev2', 'dev3', 'dev4', 'test']
-const DEFAULT_SETS = [...EARLIER, 'blind', 'blind2']
+const DEFAULT_SETS = [...EARLIER, 'blind', 'blind2', 'blind3']
 const names = option('sets')?.split(',') ?? DEFAULT_SETS
 
 const business = readEval('business.json')
