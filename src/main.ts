@@ -129,7 +129,8 @@ async function startNode(config: Config, log: Logger, store: Store, door: FrontD
     server: door.server,
     trustProxy: config.trustProxy,
     logRequestSample: config.logRequestSample,
-    observe: config.metrics ? (route, method, status, seconds) => metrics.httpRequest(route, method, status, seconds) : undefined
+    logRequestMaxPerSecond: config.logRequestMaxPerSecond,
+    observe: config.metrics ? (route) => metrics.httpRoute(route) : undefined
   })
   door.open(handle)
   return { app, holder, mcp, hub }

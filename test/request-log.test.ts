@@ -5,11 +5,12 @@ import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { get } from './helpers/http.js'
 import { startServerProcess, type ServerProcess } from './helpers/processes.js'
-import { hubRequest, makeTestPki, Subscriber, waitFor, type TestPki } from './helpers/websub.js'
+import { hubRequest, makeTestPki, sleep, Subscriber, waitFor, type TestPki } from './helpers/websub.js'
 
 /**
- * At LOG_LEVEL=info a sample of requests gets an access line (one in LOG_REQUEST_SAMPLE), with what an access line
- * needs and nothing more; callback URLs in the hub's lines lose their query string.
+ * At LOG_LEVEL=info a sample of requests gets an access line (one in LOG_REQUEST_SAMPLE, at most
+ * LOG_REQUEST_MAX_PER_SECOND a second), with what an access line needs and nothing more; callback URLs in the hub's lines
+ * lose their query string.
  */
 let dir: string
 let pki: TestPki
@@ -35,7 +36,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const accessLines = (from: number) => server.logs.slice(from).filter((l) => l.msg === 'request')
+const accessLines = (from: number, of = server) => of.logs.slice(from).filter((l) => l.msg === 'request')
 
 test('one request in LOG_REQUEST_SAMPLE gets a line: request id, route template, method, status, duration, bytes; no query string, no client address', async () => {
   const from = server.logs.length
@@ -51,6 +52,28 @@ test('one request in LOG_REQUEST_SAMPLE gets a line: request id, route template,
     assert.equal(line.status, 200)
     assert.ok((line.bytes as number) > 0 && (line.ms as number) >= 0)
     assert.ok(!JSON.stringify(line).includes('private'), 'the query string is not logged')
+  }
+})
+
+test('sampled lines are capped per second; the next line written says how many were skipped', async () => {
+  const capped = await startServerProcess({ DATABASE_URL: `sqlite:${join(dir, 'capped.db')}`, LOG_LEVEL: 'info', LOG_REQUEST_SAMPLE: '1', LOG_REQUEST_MAX_PER_SECOND: '5' })
+  try {
+    const from = capped.logs.length
+    const started = performance.now()
+    for (let i = 0; i < 40; i++) assert.equal((await get(`${capped.url}/reviews.json`)).status, 200)
+    const seconds = (performance.now() - started) / 1000
+    await sleep(1100)
+    assert.equal((await get(`${capped.url}/robots.txt`)).status, 200)
+    await waitFor('the line after the pause', () => accessLines(from, capped).some((l) => l.route === '/robots.txt'), 2000)
+    const lines = accessLines(from, capped)
+    const burst = lines.filter((l) => l.route === '/reviews.json')
+    // Every second the burst touched may have had its five lines.
+    assert.ok(burst.length >= 5 && burst.length <= 5 * (Math.ceil(seconds) + 1), `${burst.length} lines in ${seconds.toFixed(2)} s`)
+    const skipped = lines.reduce((n, l) => n + Number(l.skipped ?? 0), 0)
+    assert.equal(burst.length + skipped, 40, 'every request of the burst is either logged or counted as skipped')
+    assert.equal(lines.at(-1)!.route, '/robots.txt')
+  } finally {
+    await capped.stop()
   }
 })
 

@@ -35,6 +35,7 @@ const EnvShape = z.object({
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   LOG_LEVEL: LogLevel.default('info'),
   LOG_REQUEST_SAMPLE: z.coerce.number().int().min(0).max(1_000_000).default(100),
+  LOG_REQUEST_MAX_PER_SECOND: z.coerce.number().int().min(1).max(1_000_000).default(10),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
@@ -118,6 +119,8 @@ export interface Config {
   logLevel: z.output<typeof LogLevel>
   /** At info, one request in this many is logged (besides every server error and slow request); 0 logs none. */
   logRequestSample: number
+  /** At most this many of those sampled lines a second; the next line says how many were skipped. */
+  logRequestMaxPerSecond: number
   /** The Prometheus listener: null when METRICS_PORT=0. */
   metrics: { port: number; host: string } | null
   urls: Urls
@@ -176,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     store: { poolSize: e.DATABASE_POOL_SIZE, statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS, pollIntervalMs: e.POLL_INTERVAL_MS },
     logLevel: e.LOG_LEVEL,
     logRequestSample: e.LOG_REQUEST_SAMPLE,
+    logRequestMaxPerSecond: e.LOG_REQUEST_MAX_PER_SECOND,
     metrics: e.METRICS_PORT === 0 ? null : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     urls,
     embed: { allowedOrigins: e.EMBED_ALLOWED_ORIGINS.map((o) => new URL(o).origin) },

@@ -42,6 +42,8 @@ export interface HttpOptions {
   trustProxy: string[] | number
   /** At info, one request in this many gets an access line (server errors and slow requests always do). */
   logRequestSample: number
+  /** At most this many sampled access lines a second (server errors and slow requests are not limited). */
+  logRequestMaxPerSecond: number
   observe?: RequestObserver
 }
 
@@ -70,7 +72,7 @@ export async function buildHttpApp(o: HttpOptions): Promise<HttpApp> {
     }
   }) as unknown as FastifyInstance
   // At debug Fastify logs every request itself; below it, a sample.
-  const recording = observeRequests(app, { log: o.logger, sample: requestLogs ? 0 : o.logRequestSample, observe: o.observe })
+  const recording = observeRequests(app, { log: o.logger, sample: requestLogs ? 0 : o.logRequestSample, maxPerSecond: o.logRequestMaxPerSecond, observe: o.observe })
   const ctx: HttpContext = { app, holder: o.holder, urls: o.urls, cache: new ResponseCache(), routes: new RouteTable(), firstSeen: o.firstSeen, recorderFor: recording?.recorderFor }
   o.holder.onSwap(() => ctx.cache.clear())
   // Every response carries the id the front door gave the request (Fastify took it from the header as req.id):

@@ -1,5 +1,6 @@
 import { negotiate } from '@fastify/accept-negotiator'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { performance } from 'node:perf_hooks'
 import { ServiceError } from '../domain/index.js'
 import type { Encoding, Representation, Variant } from '../snapshot/index.js'
 import { evaluatePreconditions } from './conditional.js'

@@ -1,5 +1,6 @@
 import { Registry } from 'prom-client'
 import type { Store } from '../store/index.js'
+import type { RouteTally } from './http-tally.js'
 import { createInstruments, type ClusterReads, type HubView, type Instruments } from './instruments.js'
 
 /** What a node's metrics read at scrape time: its snapshot, the shared store, and how topics are labelled. */
@@ -33,8 +34,9 @@ export class Metrics {
     this.sources = sources
   }
 
-  httpRequest(route: string, method: string, status: number, seconds: number): void {
-    this.i.http.observe(route, method, status, seconds)
+  /** The recorder of one HTTP route's answers (made once per route, called once per answer). */
+  httpRoute(route: string): RouteTally {
+    return this.i.http.forRoute(route)
   }
 
   snapshotBuilt(seconds: number): void {
