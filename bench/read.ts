@@ -6,8 +6,12 @@
  *   - node:http answering with the captured bytes and headers (bench/baseline-server.mjs);
  *   - nginx with 1 and with 2 worker processes serving the same captured bytes and headers as static files
  *     (bench/lib/nginx.ts), for /reviews.json only (a search cannot be a file).
- *   - the service with metrics off (METRICS_PORT=0), with access lines off (LOG_REQUEST_SAMPLE=0), and with both off,
- *     for /reviews.json only: what issue 15's operations surface costs the hot read path.
+ *   - the service with metrics off (METRICS_PORT=0), with access lines off (LOG_REQUEST_SAMPLE=0), and with both off
+ *     (twice: two identical services show how far apart chance alone puts them), for /reviews.json only: what issue
+ *     15's operations surface costs the hot read path;
+ *   - then, when valgrind is installed, the CPU instructions per request of the default service and of the one with
+ *     both off, counted by callgrind (bench/lib/callgrind.ts), two processes each, one at a time: a count does not drift
+ *     with the host as req/s does, so it tells a 1% difference from chance.
  * Prints req/s, p99, server CPU per request and ratios against each baseline, then the targets of issue 12:
  * /reviews.json gzip 200 with WORKERS=2 >= 1.0x nginx with 2 workers, and its 304 >= 0.8x nginx with 1 worker; and
  * issue 15's: the service as configured by default (metrics on, one access line per 100 requests at info) loses less
@@ -22,11 +26,13 @@
  *   BENCH_ONLY=targets npm run bench:read                # only the two /reviews.json scenarios
  *   BENCH_NGINX_NOPUSH=on npm run bench:read             # nginx with tcp_nopush on (see bench/lib/nginx.ts)
  *   BENCH_NGINX_SENDFILE=off npm run bench:read          # nginx copying bodies through user space, as Node does
+ *   BENCH_INSTRUCTIONS=off npm run bench:read            # without the instruction counts (about 5 min)
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { callgrindAvailable, countInstructions, type CountedRequest } from './lib/callgrind.js'
 import { OtherLoad } from './lib/host.js'
 import { startStaticNginx, type Captured } from './lib/nginx.js'
 import { startProcess, startService, treeCpuMs, type Running } from './lib/processes.js'
@@ -38,6 +44,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const ONLY_TARGETS = process.env.BENCH_ONLY === 'targets'
 const NOPUSH = process.env.BENCH_NGINX_NOPUSH === 'on'
 const SENDFILE = process.env.BENCH_NGINX_SENDFILE !== 'off'
+const INSTRUCTIONS = process.env.BENCH_INSTRUCTIONS !== 'off'
 const GZIP = { 'Accept-Encoding': 'gzip' }
 const SEARCH = '/api/reviews/search?min_rating=4&query=kind&limit=20'
 
@@ -50,11 +57,13 @@ const BASELINES = [NODE_HTTP, NGINX1, NGINX2]
 const NO_METRICS = 'service, no metrics'
 const NO_ACCESS_LOG = 'service, no access log'
 const BARE = 'service, neither'
+const BARE_AGAIN = 'service, neither (again)'
 /** The same service with parts of the operations surface turned off, against the default (issue 15). */
 const OPERATIONS: Record<string, Record<string, string>> = {
   [NO_METRICS]: { METRICS_PORT: '0' },
   [NO_ACCESS_LOG]: { LOG_REQUEST_SAMPLE: '0' },
-  [BARE]: { METRICS_PORT: '0', LOG_REQUEST_SAMPLE: '0' }
+  [BARE]: { METRICS_PORT: '0', LOG_REQUEST_SAMPLE: '0' },
+  [BARE_AGAIN]: { METRICS_PORT: '0', LOG_REQUEST_SAMPLE: '0' }
 }
 /** The single-process services: the default and its operations variants, started afresh every round. */
 const SINGLES = [SERVICE, ...Object.keys(OPERATIONS)]
@@ -188,11 +197,41 @@ async function main(): Promise<void> {
         for (const name of rotate(s.servers, round)) results.get(s.name)!.get(name)!.push(run(s, name, SECONDS))
       }
     }
-    report(results, captured.find((c) => c.key === '/reviews.json|gzip')!.body.length, notes)
+    const counted = INSTRUCTIONS ? await countOperations(database, gzipEtag, servers) : undefined
+    report(results, captured.find((c) => c.key === '/reviews.json|gzip')!.body.length, notes, counted)
   } finally {
     for (const server of servers.values()) await server.stop()
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/** Per configuration (the default, and both off), per /reviews.json scenario: instructions per request, per process. */
+type Counts = Record<string, Record<string, number[]>>
+
+/**
+ * The default service and the one with metrics and access lines off, under callgrind, each twice, one process at a
+ * time (the wrk-loaded services are stopped first, so nothing else runs meanwhile).
+ */
+async function countOperations(database: string, gzipEtag: string, servers: Map<string, Running>): Promise<Counts | undefined> {
+  if (!callgrindAvailable()) {
+    console.error('instruction counts skipped: valgrind is not installed (apt-get install valgrind)')
+    return undefined
+  }
+  for (const server of servers.values()) await server.stop()
+  servers.clear()
+  const requests: CountedRequest[] = [
+    { name: '/reviews.json gzip 200', path: '/reviews.json', headers: GZIP },
+    { name: '/reviews.json 304', path: '/reviews.json', headers: { ...GZIP, 'If-None-Match': gzipEtag } }
+  ]
+  const counts: Counts = { [SERVICE]: {}, [BARE]: {} }
+  for (let round = 0; round < 2; round++) {
+    for (const name of [SERVICE, BARE]) {
+      const env = name === SERVICE ? { METRICS_PORT: String(await freePort()) } : OPERATIONS[BARE]!
+      const perRequest = await countInstructions(database, env, requests)
+      for (const [scenario, n] of Object.entries(perRequest)) (counts[name]![scenario] ??= []).push(n)
+    }
+  }
+  return counts
 }
 
 /** The exact bytes and headers the service sends, for the baselines to replay. */
@@ -269,7 +308,7 @@ function summarize(runs: Map<string, Measured[]>): Map<string, Summary> {
   return out
 }
 
-function report(results: Map<string, Map<string, Measured[]>>, gzipBase64Length: number, notes: string[]): void {
+function report(results: Map<string, Map<string, Measured[]>>, gzipBase64Length: number, notes: string[], counted?: Counts): void {
   const kb = Math.round((gzipBase64Length * 3) / 4 / 1024)
   console.log(`\nread benchmark: wrk -t2 -c50, ${ROUNDS} round(s) x ${SECONDS}s, medians; gzip /reviews.json = ${kb} KB; nginx: sendfile ${SENDFILE ? 'on' : 'off'}, tcp_nopush ${NOPUSH ? 'on' : 'off'}, open_file_cache, access_log off`)
   const cell = (s: string, w: number) => s.padEnd(w)
@@ -296,11 +335,18 @@ function report(results: Map<string, Map<string, Measured[]>>, gzipBase64Length:
     const bare = runs.get(BARE)!
     const ratio = (name: string, f: (m: Measured) => number) => median(runs.get(name)!.map((m, round) => f(m) / f(bare[round]!)))
     const loss = (name: string) => 1 - ratio(name, (m) => m.rps)
-    const cost = { metrics: 1 - ratio(NO_ACCESS_LOG, (m) => m.rps), accessLog: 1 - ratio(NO_METRICS, (m) => m.rps), both: loss(SERVICE), cpu: ratio(SERVICE, (m) => m.cpuUsPerRequest) - 1 }
-    const pass = cost.both < MAX_OPERATIONS_LOSS
-    const pct = (x: number) => `${(x * 100).toFixed(1)}%`
-    console.log(`target: ${scenario}, metrics + access log cost < ${pct(MAX_OPERATIONS_LOSS)} of req/s: ${pct(cost.both)} (metrics alone ${pct(cost.metrics)}, access log alone ${pct(cost.accessLog)}; CPU per request ${cost.cpu >= 0 ? '+' : ''}${pct(cost.cpu)})  ${pass ? 'PASS' : 'FAIL'}`)
-    return { scenario, ...cost, pass }
+    const cost = { metrics: 1 - ratio(NO_ACCESS_LOG, (m) => m.rps), accessLog: 1 - ratio(NO_METRICS, (m) => m.rps), both: loss(SERVICE), cpu: ratio(SERVICE, (m) => m.cpuUsPerRequest) - 1, chance: loss(BARE_AGAIN) }
+    const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
+    const counts = counted && { service: counted[SERVICE]![scenario]!, bare: counted[BARE]![scenario]! }
+    const instructions = counts && mean(counts.service) / mean(counts.bare) - 1
+    // The count decides when there is one: req/s cannot tell a cost under 5% from chance on this machine (the two
+    // identical services' line says by how much they differ).
+    const pass = (instructions ?? cost.both) < MAX_OPERATIONS_LOSS
+    console.log(`target: ${scenario}, metrics + access log cost < 5% (${instructions === undefined ? 'of req/s' : 'of CPU instructions per request'}):  ${pass ? 'PASS' : 'FAIL'}`)
+    if (counts) console.log(`  instructions per request (callgrind, user space, 2 processes each): default ${counts.service.map((n) => Math.round(n)).join(', ')}; both off ${counts.bare.map((n) => Math.round(n)).join(', ')}: ${pct(instructions!)}`)
+    console.log(`  req/s: ${pct(-cost.both)} (metrics alone ${pct(-cost.metrics)}, access log alone ${pct(-cost.accessLog)}); CPU time per request ${pct(cost.cpu)}; two identical services differ by ${pct(-cost.chance)}`)
+    return { scenario, ...cost, instructions, counts, pass }
   })
   const kept = [...results.values()].flatMap((runs) => [...runs.values()].flat())
   const redone = kept.reduce((n, m) => n + m.tries - 1, 0)

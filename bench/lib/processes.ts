@@ -25,8 +25,9 @@ export interface Started extends Running {
  * Starts a process that logs a JSON line with `port` and one of the `ready` messages, and resolves its URL. With
  * WORKERS=N the workers log `serving` one by one; the primary's `all workers serving` is the line to wait for.
  */
-export function startProcess(args: string[], env: Record<string, string> = {}, ready = ['serving', 'ready'], cwd?: string): Promise<Started> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'], cwd })
+export function startProcess(args: string[], env: Record<string, string> = {}, ready = ['serving', 'ready'], cwd?: string, under: string[] = []): Promise<Started> {
+  const [command, ...rest] = [...under, process.execPath, ...args] as [string, ...string[]]
+  const child = spawn(command, rest, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'], cwd })
   const listeners: ((entry: LogEntry) => void)[] = []
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)))
@@ -59,11 +60,11 @@ export function startProcess(args: string[], env: Record<string, string> = {}, r
 /**
  * The built service (dist/) on a fresh database seeded with the demo data. Metrics are off unless `env` gives a
  * METRICS_PORT: several services run side by side, and the default port is one. `root` runs another built checkout
- * (an earlier commit, as a baseline) instead of this one.
+ * (an earlier commit, as a baseline) instead of this one; `under` is a command that runs node (valgrind, for one).
  */
-export function startService(databaseUrl: string, env: Record<string, string> = {}, root?: string): Promise<Started> {
+export function startService(databaseUrl: string, env: Record<string, string> = {}, root?: string, under?: string[]): Promise<Started> {
   const ready = Number(env.WORKERS ?? 1) > 1 ? ['all workers serving'] : ['serving']
-  return startProcess(['dist/cli.js', 'serve'], { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', METRICS_PORT: '0', ...env }, ready, root)
+  return startProcess(['dist/cli.js', 'serve'], { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', METRICS_PORT: '0', ...env }, ready, root, under)
 }
 
 /**
