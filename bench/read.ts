@@ -14,8 +14,9 @@
  *     with the host as req/s does, so it tells a 1% difference from chance.
  * Prints req/s, p99, server CPU per request and ratios against each baseline, then the targets of issue 12:
  * /reviews.json gzip 200 with WORKERS=2 >= 1.0x nginx with 2 workers, and its 304 >= 0.8x nginx with 1 worker; and
- * issue 15's: the service as configured by default (metrics on, one access line per 100 requests at info) loses less
- * than 5% of the req/s of the same service with both off, in each /reviews.json scenario.
+ * issue 15's: the service as configured by default (metrics on, one access line per 100 requests at info, at most 10
+ * a second) costs less than 5% more than the same service with both off, in each /reviews.json scenario: in CPU
+ * instructions per request when they were counted, else in req/s.
  * The single-process services start afresh every round (see SINGLES).
  * A ratio is the median over rounds of the ratio within a round (the two were measured seconds apart). A run during
  * which other processes took more than 5% of the machine's CPU (a test suite started meanwhile) is made again, up to
