@@ -5,13 +5,15 @@ import { join } from 'node:path'
 import { Agent, request } from 'undici'
 import { startService } from './processes.js'
 
-/**
- * CPU instructions per request, counted by valgrind's callgrind: unlike time, a count does not drift with the host, so
- * two processes of one build agree within about half a percent where their req/s differ by up to a tenth (run one at a
- * time: how many requests each wake-up of the event loop finds depends on timing, and moves the count). It counts
- * the service's own (user-space) instructions; the kernel's share of a request (the socket calls) is the same for
- * every configuration, so a difference over this count overstates the difference over the whole.
+/*
+ * CPU instructions per request, counted by valgrind's callgrind: unlike time, a count does not drift with the host.
+ * Two processes of one build still differ by up to 4% (the JIT decides differently), and one process counted while
+ * another runs gives other numbers (how many requests each wake-up of the event loop finds depends on timing): count
+ * one process at a time, several of each. It counts the service's own (user-space) instructions; the kernel's share
+ * of a request (the socket calls) is the same for every configuration, so a difference over this count overstates
+ * the difference over the whole.
  */
+
 export interface CountedRequest {
   name: string
   path: string

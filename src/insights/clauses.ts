@@ -72,7 +72,6 @@ export function ironic(tokens: readonly Token[]): boolean {
   return construed || (words.length <= 6 && words.some((t) => IRONY_MARKERS.has(t.lower)))
 }
 
-
 const BLAME = new Set(['fault', 'blame'])
 const CONTROL = new Set(['control', 'hands'])
 const THEM = new Set(['them', 'theirs'])
