@@ -153,6 +153,17 @@ describe('judgements of people', () => {
   })
 })
 
+describe('a judgement aimed at a task', () => {
+  test('competence said of a task judges the task: "the service went smoothly", "the transfer was handled flawlessly"', () => {
+    assert.deepEqual(aspects('The service itself went smoothly.', 2), { ceremony: 'positive' })
+    assert.deepEqual(aspects('Our out of state transfer from Oregon was handled flawlessly.', 3), { arrangements: 'positive' })
+  })
+  test('said of a person or of nothing it is professionalism; how soon stays timeliness', () => {
+    assert.deepEqual(aspects('Priya was efficient.', 3), { professionalism: 'positive' })
+    assert.equal(aspects('The paperwork was done quickly.', 3).timeliness, 'positive')
+  })
+})
+
 describe('judgements told as events', () => {
   test('an act done so that the family could do something, or be spared something, is care', () => {
     assert.equal(aspects('Dec called when it was done so we wouldn\'t be waiting by the phone.', 3).compassion, 'positive')

@@ -146,7 +146,7 @@ export const FUNERAL_HOME_HAND_TAXONOMY = Taxonomy.parse({
       question: 'Do they help with paperwork like death certificates and the obituary?',
       terms: [
         'paperwork', 'forms', 'death certificate', 'certificate', 'permit', 'obituary', 'arrangements', 'planning meeting',
-        'arrangement meeting', 'logistics', 'transport', 'transfer', 'pickup', 'coordinate',
+        'arrangement meeting', 'arrangement conference', 'logistics', 'transport', 'transfer', 'pickup', 'coordinate',
         'coordination', 'coordinated', 'va benefits', 'veterans benefits', 'insurance', 'social security', 'plot',
         'headstone', 'documents', 'document', 'filing', 'filed', 'newspaper',
         'took care of everything', 'handled everything', 'death certificates', 'permits', 'on file', 'prearranged',

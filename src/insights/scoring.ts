@@ -5,6 +5,7 @@ import { BOOSTERS, HEDGES, NEGATORS, SERVICE_ACTIONS, valence } from './lexicon.
 import { tokensText, type Sentence, type Token } from './nlp.js'
 import { peopleHits } from './people.js'
 import { headingSide } from './sections.js'
+import { aimAtSubjects } from './subjects.js'
 import { durationAt, findTerms, type CompiledTaxonomy, type TermHit } from './taxonomy.js'
 
 /**
@@ -101,6 +102,7 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placemen
   for (const i of othersWaiting(tokens)) [blocked, locked].forEach((set) => set.add(i))
   const named = withPeople(findTerms(tax, tokens, blocked).filter((h) => !modifier(tokens, h, tax) && !(first && transition(tokens, h))), tokens, tax, blocked)
   for (const h of named) if (setting(tokens, h)) h.setting = true
+  aimAtSubjects(tokens, named)
   const delay = tax.events ? delayed(tokens, named) : undefined
   if (delay) named.push(delay)
   const events = tax.events ? eventHits(tokens, tax.events, tax.people, named, blocked, task) : undefined
