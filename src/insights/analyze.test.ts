@@ -164,6 +164,18 @@ describe('a judgement aimed at a task', () => {
   })
 })
 
+describe('criticism without a judging word', () => {
+  test('a thing that needs something lacks it: "the building needs work", "could use a refresh"', () => {
+    assert.equal(aspects('The building needs work.', 4).facilities, 'negative')
+    assert.equal(aspects('The chapel could use a refresh.', 5).facilities, 'negative')
+    assert.equal(aspects('We needed more time in the chapel, and they gave it to us.', 5).facilities, undefined)
+  })
+  test('"the only thing was" opens a complaint; "took ages" is a delay', () => {
+    assert.equal(aspects('Great funeral. The only thing was the sound system in the chapel kept squealing.', 4).facilities, 'negative')
+    assert.equal(aspects('Only complaint: the permit took ages.', 4).timeliness, 'negative')
+  })
+})
+
 describe('judgements told as events', () => {
   test('an act done so that the family could do something, or be spared something, is care', () => {
     assert.equal(aspects('Dec called when it was done so we wouldn\'t be waiting by the phone.', 3).compassion, 'positive')

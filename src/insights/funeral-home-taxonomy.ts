@@ -70,7 +70,7 @@ export const FUNERAL_HOME_HAND_TAXONOMY = Taxonomy.parse({
       terms: [
         'professional', 'professionalism', 'dignity', 'dignified', 'respectful', 'respect', 'organized', 'organised',
         'detail', 'thorough', 'competent', 'efficient', 'prepared', 'mistake', 'error', 'sloppy', 'unprofessional',
-        'disorganized', 'disorganised', 'appearance', 'presentation', 'embalming', 'dressed', 'hair', 'makeup',
+        'disorganized', 'disorganised', 'organization', 'organisation', 'organizer', 'organiser', 'appearance', 'presentation', 'embalming', 'dressed', 'hair', 'makeup',
         'look like himself', 'look like herself', 'look like him', 'look like her', 'look peaceful',
         'meticulous', 'seamless', 'seamlessly', 'smoothly', 'flawless', 'flawlessly', 'mix-up', 'mixup', 'careless',
         'incompetent', 'impeccable', 'polished', 'attention to detail', 'look natural', 'he looked', 'she looked',
@@ -119,10 +119,13 @@ export const FUNERAL_HOME_HAND_TAXONOMY = Taxonomy.parse({
         'completed in <duration>', 'arrived in <duration>', 'delivered in <duration>', 'filed in <duration>',
         'swiftly', 'took weeks', 'same day', 'next day', 'within the hour', 'within an hour', 'turnaround',
         'hours later', 'days later', 'weeks later', 'on schedule', 'behind schedule',
-        'take so long', 'taking forever', '<duration> start to finish', 'hours early', 'minutes early'
+        'take so long', 'taking forever', '<duration> start to finish', 'hours early', 'minutes early',
+        // Long waits told without a number: "the permit took ages", "took a while", "longer than promised".
+        'take ages', 'take long', 'take too long', 'take a long time', 'take a while', 'longer than promised',
+        'longer than expected', 'longer than they said', 'still waiting'
       ],
       positive: ['quick', 'quickly', 'fast', 'prompt', 'promptly', 'timely', 'punctual', 'immediately', 'swift', 'swiftly', 'early', 'on time', 'within', 'right on time', 'ahead of schedule', 'in no time', 'on schedule', 'arrived on time'],
-      negative: ['late', 'delay', 'delayed', 'slow', 'slowly', 'forever', 'overdue', 'long', 'wait', 'waiting', 'behind', 'finally', 'supposed', 'behind schedule', 'took so long', 'showed up late', 'arrived late']
+      negative: ['late', 'delay', 'delayed', 'slow', 'slowly', 'forever', 'overdue', 'long', 'wait', 'waiting', 'behind', 'finally', 'supposed', 'behind schedule', 'took so long', 'showed up late', 'arrived late', 'take ages', 'take too long', 'take a long time', 'take a while', 'longer than promised', 'longer than expected', 'longer than they said', 'still waiting']
     },
     {
       id: 'facilities',

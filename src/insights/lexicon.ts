@@ -36,7 +36,7 @@ const DOMAIN: Record<string, number> = {
   overlooked: -1.5, forgotten: -2, forgot: -2, missing: -1.5, unhelpful: -2.5, unorganized: -2.5, sorted: 1,
   gorgeous: 3, stellar: 3, correctly: 1.5, properly: 1.5, painless: 1.5, effortless: 1.5, impossible: -1.5,
   unreliable: -2, disrespectful: -2.5, tacky: -1.5, hiccup: -1, gripe: -1.5, hassle: -1.5, shrug: -1, shrugged: -1,
-  sour: -1.5, ok: 1, okay: 1, alright: 1, decent: 1.5
+  sour: -1.5, ok: 1, okay: 1, alright: 1, decent: 1.5, nonexistent: -2, shambolic: -2.5, chaotic: -2
 }
 
 export const NEGATORS = new Set(['not', 'no', 'never', 'nothing', 'nobody', 'none', 'neither', 'nor', 'without', 'hardly', 'barely', 'scarcely', 'cannot', 'nowhere', 'noone', 'zero'])

@@ -135,6 +135,7 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placemen
   const negatedFrom = applyNegation(tokens, valences, locked, termSigns, denied)
   applyCessation(tokens, valences, locked, termSigns)
   applyWishes(tokens, valences, locked)
+  applyNeeds(tokens, valences, locked, tax.people?.persons)
   applyCounterfactuals(tokens, valences, locked, tax.people?.kin)
   for (const [j] of negatedFrom) if (valences[j] !== 0 && termSigns.has(j)) cueOwner[j] ??= terms.find((h) => h.start === j)?.aspect
   applyIntensity(tokens, valences, hedgeEnds, locked)
@@ -456,6 +457,33 @@ function applyWishes(tokens: Token[], v: number[], locked: Set<number>): void {
     const praised = scope.filter((j) => v[j]! > 0 && !locked.has(j))
     for (const j of praised) v[j] = -0.75 * v[j]!
     if (!praised.length && !scope.some((j) => v[j]! < 0)) v[i] = -0.4
+  })
+}
+
+/** What a thing is said to need: "needs work", "could use a refresh", "could do with new chairs". */
+const NEEDING = new Set(['need', 'use'])
+
+/**
+ * A thing that needs something lacks it: "the building needs work", "the carpet needs replacing", "the chapel could
+ * use a refresh" are criticism. Not what the family or the staff needed ("we needed more time", "Priya needed our
+ * signature"), nor "use" in its own sense (only after "could").
+ */
+function applyNeeds(tokens: Token[], v: number[], locked: Set<number>, persons: ReadonlySet<string> | undefined): void {
+  tokens.forEach((t, i) => {
+    if (!NEEDING.has(t.lemma) || t.pos !== 'VERB' || locked.has(i) || v[i] !== 0) return
+    // What is needed follows ("needs work", "needs a refresh", "needs replacing"), not "did his pre need with them".
+    if (!['NOUN', 'DET', 'ADJ', 'ADV', 'VERB'].includes(tokens[i + 1]?.pos ?? '')) return
+    let k = i - 1
+    if (t.lemma === 'use') {
+      if (tokens[k]?.lower !== 'could') return
+      k--
+    }
+    while (k >= 0 && ['ADV', 'AUX', 'PART'].includes(tokens[k]!.pos)) k--
+    // The subject is a thing: a noun, not a name, a pronoun or a noun for people.
+    const subject = tokens[k]
+    if (subject?.pos !== 'NOUN' || persons?.has(subject.lemma)) return
+    const negated = tokens.slice(k + 1, i).some(isNegator)
+    if (!negated && !tokens.slice(i + 1, i + 4).some(isNegator)) v[i] = -0.4
   })
 }
 

@@ -9,6 +9,8 @@ const HEADINGS = new Map<string, number>([
   ...'pros pro plus pluses plusses positives upside upsides liked likes highlights'.split(' ').map((w) => [w, 1] as const),
   ...'cons con minus minuses negatives downside downsides disliked dislikes complaint complaints gripe gripes nitpick nitpicks issues problems'.split(' ').map((w) => [w, -1] as const)
 ])
+/** Heading words that need "only" before them and "was" or "is" after: "The only thing was ...", "My only problem is ...". */
+const ONLY_HEADINGS = new Set(['thing', 'problem', 'issue', 'complaint', 'downside', 'negative', 'gripe', 'letdown', 'drawback'])
 /** Judging words that are headings only when nothing follows them but the stop: "Good:", "Not good:", "The bad -". */
 const VERDICTS = new Map([['good', 1], ['bad', -1], ['great', 1], ['best', 1], ['worst', -1]])
 /** Words that may come before a heading: "The good", "Only minus", "My one complaint", "Biggest gripe". */
@@ -29,6 +31,7 @@ export function headingSide(tokens: readonly Token[]): number {
   }
   const word = tokens[i]?.lower ?? ''
   const next = tokens[i + 1]
+  if (tokens[i - 1]?.lower === 'only' && ONLY_HEADINGS.has(word) && next?.lemma === 'be') return -turned
   const ends = next === undefined || STOPS.has(next.lower) || (next.pos === 'SPACE' && next.value.includes('\n'))
   const side = HEADINGS.get(word) ?? (ends && !(next && next.lower === '-' && tokens[i + 2] === undefined) ? VERDICTS.get(word) : undefined)
   return side !== undefined && ends ? side * turned : 0
