@@ -130,6 +130,11 @@ describe('facts are not judgements', () => {
 })
 
 describe('judgements of people', () => {
+  test('"a considerate person" and a superlative with no noun ("Also the coldest.") judge the staff', () => {
+    assert.equal(aspects('Priya is the most considerate person I have met.', 4).compassion, 'positive')
+    assert.equal(aspects('The most efficient funeral home I have dealt with. Also the coldest.', 3).compassion, 'negative')
+    assert.equal(aspects('We stood around in the cold.', 3).compassion, undefined)
+  })
   test('an adjective said of the staff judges its people aspect', () => {
     assert.equal(aspects('Everyone was considerate.', 3).compassion, 'positive')
     assert.equal(aspects('The director was curt on the phone.', 3).compassion, 'negative')

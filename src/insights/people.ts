@@ -95,6 +95,8 @@ function predicative(tokens: readonly Token[], i: number): boolean {
   return (before?.pos === 'CCONJ' || before?.lower === ',') && tokens[k - 1]?.pos === 'ADJ'
 }
 
+const superlative = (t: Token) => t.lower !== t.lemma && t.lower.endsWith('est')
+
 function kindOf(t: Token, lexicon: PeopleLexicon): Target | undefined {
   if (FAMILY.has(t.lower)) return 'us'
   if (THINGS.has(t.lower)) return 'thing'
@@ -114,8 +116,10 @@ function kindOf(t: Token, lexicon: PeopleLexicon): Target | undefined {
  * ("found them curt"); 'none' when the sentence names nothing ("So tactful.").
  */
 function targetOf(tokens: readonly Token[], start: number, end: number, lexicon: PeopleLexicon): Target {
-  // After "the" the adjective is a noun: "stood around in the cold".
-  if (tokens[start - 1]?.lower === 'the') return 'thing'
+  // After "the" the adjective is a noun ("stood around in the cold"), unless it is a superlative: "the kindest", "Also
+  // the coldest" say who was so.
+  const the = tokens[start - 1]?.lower === 'the'
+  if (the && !superlative(tokens[start]!)) return 'thing'
   // Followed by an infinitive it judges a situation: "Nice to know that...", "lovely to see everyone".
   if (tokens[end]?.lower === 'to' && (tokens[end + 1]?.pos === 'VERB' || tokens[end + 1]?.pos === 'AUX')) return 'thing'
   // Attributive: the noun after a run of adjectives ("warm, genuine people", "a clean, bright building"); a person
@@ -134,7 +138,7 @@ function targetOf(tokens: readonly Token[], start: number, end: number, lexicon:
     if (!(t.pos === 'ADJ' || t.pos === 'ADV' || joins)) break
   }
   // Predicative: back over adverbs and other adjectives to a linking verb, then its subject.
-  let k = start - 1
+  let k = the ? start - 2 : start - 1
   while (k >= 0 && (['ADV', 'ADJ', 'CCONJ', 'PART'].includes(tokens[k]!.pos) || BETWEEN.has(tokens[k]!.lower))) k--
   const verb = tokens[k]
   if (verb && (verb.pos === 'AUX' || verb.pos === 'VERB') && LINKING.has(verb.lemma)) return subjectOf(tokens, k, lexicon)
