@@ -119,6 +119,7 @@ describe('facts are not judgements', () => {
   test('where and when things happened, and what was paid, are neutral whatever the stars', () => {
     assert.deepEqual(aspects('We held the memorial in their chapel.', 5), { ceremony: 'neutral', facilities: 'neutral' })
     assert.equal(aspects('We paid $4,200 for everything.', 5).pricing, 'neutral')
+    assert.equal(aspects('He argued with my wife at her father\'s viewing.', 1).ceremony, undefined)
   })
   test('waiting is a complaint only when the family waits', () => {
     assert.equal(aspects('They waited quietly while we said goodbye.', 5).timeliness, undefined)

@@ -222,7 +222,8 @@ const MODIFIERS = new Set(['DET', 'PRON', 'ADJ', 'NUM', 'PART', 'PROPN'])
 function setting(tokens: Token[], hit: TermHit): boolean {
   if (tokens[hit.start]!.pos === 'ADP') return false
   let i = hit.start - 1
-  while (i >= 0 && MODIFIERS.has(tokens[i]!.pos)) i--
+  // Back over what modifies the term, a possessor included: "at her father's viewing".
+  while (i >= 0 && (MODIFIERS.has(tokens[i]!.pos) || tokens[i + 1]?.lower === "'s")) i--
   const placed = tokens[hit.end]?.lemma === 'be' && tokens[hit.end + 1]?.pos === 'ADP'
   const before = tokens[i]?.lower ?? ''
   const dayOf = before === 'of' && TIMES_OF_DAY.has(tokens[i - 1]?.lemma ?? '')
