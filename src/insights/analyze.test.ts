@@ -54,6 +54,9 @@ describe('negation', () => {
 })
 
 describe('contrast and mixed feelings', () => {
+  test('a judging term judges its own aspect only: "very calm, a little slow on the paperwork"', () => {
+    assert.equal(aspects('Very kind, very calm, a little slow on the paperwork.', 4).timeliness, 'negative')
+  })
   test('each side of "but" judges its own aspect', () => {
     assert.deepEqual(aspects('Priya was kind, but the bill was a mess.', 3), { compassion: 'positive', pricing: 'negative' })
   })

@@ -138,6 +138,8 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placemen
   applyNeeds(tokens, valences, locked, tax.people?.persons)
   applyCounterfactuals(tokens, valences, locked, tax.people?.kin)
   for (const [j] of negatedFrom) if (valences[j] !== 0 && termSigns.has(j)) cueOwner[j] ??= terms.find((h) => h.start === j)?.aspect
+  // A one-word term that judges judges its own aspect: "calm" (compassion) says nothing of the paperwork beside it.
+  for (const h of terms) if (h.end - h.start === 1 && !h.setting && valences[h.start] !== 0) cueOwner[h.start] ??= h.aspect
   applyIntensity(tokens, valences, hedgeEnds, locked)
   // Criticism the reviewer lifts from the business judges nothing of it ("late, which isn't really anyone's fault").
   if (placement.excused) valences.forEach((v, i) => v < 0 && (valences[i] = 0))
