@@ -242,6 +242,10 @@ describe('blame lifted from the business', () => {
 })
 
 describe('reviews written as lists', () => {
+  test('a score out of 5 or 10 judges its label: "Facility: 5/5. Parking: 2/5." is mixed', () => {
+    assert.equal(aspects('Facility: 5/5. Parking: 2/5.', 4).facilities, 'mixed')
+    assert.equal(aspects('I would give the chapel 2 out of 5.', 4).facilities, 'negative')
+  })
   test('an item takes the side of its heading, not the stars', () => {
     assert.equal(aspects('pros: the chapel. cons: the bill, the parking lot', 5).pricing, 'negative')
     assert.equal(aspects('Cons - the invoice.', 5).pricing, 'negative')

@@ -126,6 +126,7 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placemen
     // The tagger takes a capitalised first word for a name ("Unacceptable.", "Good: the chapel"); it is not one.
     else valences[i] = naming.has(i) ? 0 : valence(t.lower, t.lemma, i === 0 && t.pos === 'PROPN' ? 'ADJ' : t.pos)
   })
+  applyScores(tokens, valences, locked)
   const termSigns = new Map(terms.map((h) => [h.start, tax.negatedSign.get(h.aspect) ?? -1]))
   silenceExpectations(tokens, valences)
   applyExpectations(tokens, valences, locked)
@@ -146,6 +147,24 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placemen
   // Praise in quotation marks is someone else's word ("Their website says 'transparent pricing'"): in a bad review, irony.
   const ironic = placement.ironic || quoted(tokens).some((i) => valences[i]! > 0)
   return { tokens, text: tokensText(tokens), valences, terms, negatedFrom, cueOwner, ...placement, ironic }
+}
+
+/** A score out of 5 or 10 ("Parking: 2/5", "4 out of 5"): as a share of the scale, or undefined. */
+function scoreAt(tokens: Token[], i: number): number | undefined {
+  const slash = /^(\d+(?:\.\d+)?)\/(5|10)$/.exec(tokens[i]!.value)
+  if (slash) return Number(slash[1]) / Number(slash[2])
+  const outOf = tokens[i + 1]?.lower === 'out' && tokens[i + 2]?.lower === 'of' ? Number(tokens[i + 3]?.value) : NaN
+  return outOf === 5 || outOf === 10 ? Number(tokens[i]!.value) / outOf : undefined
+}
+
+/** A score given in the text judges like the stars: 4/5 and up is praise, 2/5 and below criticism, 3/5 neither. */
+function applyScores(tokens: Token[], v: number[], locked: Set<number>): void {
+  tokens.forEach((t, i) => {
+    if (t.pos !== 'NUM' || locked.has(i)) return
+    const share = scoreAt(tokens, i)
+    if (share === undefined || share > 1) return
+    v[i] = share >= 0.8 ? 0.5 : share <= 0.4 ? -0.5 : 0
+  })
 }
 
 const KEEPING = new Set(['keep', 'unreturned', 'unanswered'])
