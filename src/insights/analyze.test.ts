@@ -69,6 +69,10 @@ describe('contrast and mixed feelings', () => {
 })
 
 describe('grief is not a judgement of the business', () => {
+  test('the reviewer\'s own failure judges no one; "I will never forget how ..." is still praise', () => {
+    assert.equal(aspects('I had forgotten I had even pre-planned with them.', 5).arrangements, 'positive')
+    assert.equal(aspects('I will never forget how Priya knelt down to talk to our youngest.', 5).compassion, 'positive')
+  })
   test('a review about the loss alone has no aspect and is not negative', () => {
     const r = analyze('My father died of cancer in May after a long fight. We miss him terribly every day.', 5)
     assert.deepEqual(r.analysis.aspects, [])

@@ -127,6 +127,7 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placemen
     else valences[i] = naming.has(i) ? 0 : valence(t.lower, t.lemma, i === 0 && t.pos === 'PROPN' ? 'ADJ' : t.pos)
   })
   applyScores(tokens, valences, locked)
+  for (const i of ownFailures(tokens, valences, tax)) valences[i] = 0
   const termSigns = new Map(terms.map((h) => [h.start, tax.negatedSign.get(h.aspect) ?? -1]))
   silenceExpectations(tokens, valences)
   applyExpectations(tokens, valences, locked)
@@ -147,6 +148,23 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placemen
   // Praise in quotation marks is someone else's word ("Their website says 'transparent pricing'"): in a bad review, irony.
   const ironic = placement.ironic || quoted(tokens).some((i) => valences[i]! > 0)
   return { tokens, text: tokensText(tokens), valences, terms, negatedFrom, cueOwner, ...placement, ironic }
+}
+
+/**
+ * The reviewer's own failures judge no one: "I had forgotten I'd even pre-planned with them", "we lost the receipt". A
+ * verb of failure (events.ts) whose subject is "I" or "we", not negated.
+ */
+function ownFailures(tokens: Token[], v: number[], tax: CompiledTaxonomy): number[] {
+  const failure = tax.events?.failure
+  if (!failure) return []
+  return tokens.flatMap((t, i) => {
+    if (v[i]! >= 0 || t.pos !== 'VERB' || !failure.get(t.lemma)?.some((words) => words.length === 1)) return []
+    let k = i - 1
+    while (k >= 0 && ['AUX', 'ADV', 'PART'].includes(tokens[k]!.pos)) k--
+    // "I will never forget how Priya knelt down" is praise (see applyNegation).
+    const negated = tokens.slice(k + 1, i).some(isNegator)
+    return FIRST_PERSON.has(tokens[k]?.lower ?? '') && !negated ? [i] : []
+  })
 }
 
 /** A score out of 5 or 10 ("Parking: 2/5", "4 out of 5"): as a share of the scale, or undefined. */
