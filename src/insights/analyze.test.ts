@@ -84,6 +84,9 @@ describe('grief is not a judgement of the business', () => {
 })
 
 describe('intensity', () => {
+  test('an intensifier inside a phrase leaves it the phrase: "with such care"', () => {
+    assert.equal(aspects('Sam carried him down the stairs with such care.', 5).professionalism, 'positive')
+  })
   test('hedges soften and boosters strengthen', () => {
     const score = (t: string) => analyze(t, 3).analysis.aspects.find((a) => a.id === 'facilities')!.score
     assert.ok(score('The parking lot was a bit cramped.') > score('The parking lot was terribly cramped.'))

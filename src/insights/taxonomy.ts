@@ -95,10 +95,14 @@ export function durationAt(tokens: readonly Token[], i: number): number {
   return UNITS.has(tokens[j]?.lemma ?? '') ? j + 1 - i : 0
 }
 
+const INSIDE = new Set(['such', 'great', 'so', 'much', 'real', 'utmost', 'extreme', 'very'])
+
 /** Tokens a term takes from position i, or 0 when it does not match there. */
 function termAt(term: Term, tokens: readonly Token[], i: number, blocked: ReadonlySet<number>): number {
   let j = i
-  for (const w of term.words) {
+  for (const [k, w] of term.words.entries()) {
+    // An intensifier inside a phrase leaves it the phrase: "with such care", "with great care".
+    if (k > 0 && INSIDE.has(tokens[j]?.lower ?? '') && tokens[j + 1]?.lower !== undefined && (tokens[j + 1]!.lower === w || tokens[j + 1]!.lemma === w)) j++
     const t = tokens[j]
     if (t === undefined || blocked.has(j)) return 0
     if (w === '<duration>') {
