@@ -15,10 +15,13 @@
  *   --sets=dev,dev2,blind   score only these sets (default: dev, dev2, dev3, dev4, test, blind, blind2, blind3)
  *   --errors[=set]          every disagreement with the labels (not for test)
  *   --tags                  per hard-case tag       --no-cv   skip cross-validation
+ *
+ * Where a second labeller read a set independently (data/eval/<set>.second.json), it also prints how far the two
+ * labellers agree, and the engine's score against each.
  */
-import { evaluate, type LabelledReview, type Scores } from '../src/insights/evaluate.js'
+import { compare, evaluate, readingOf, type LabelledReview, type Scores } from '../src/insights/evaluate.js'
 import { ASPECT_MODEL } from '../src/insights/model.js'
-import { crossValidate, example, FOLDS, readEval, SEEN, settingName, tallyLine, type Setting } from './lib/insights-model.js'
+import { crossValidate, example, FOLDS, hasEval, readEval, SEEN, settingName, tallyLine, type Setting } from './lib/insights-model.js'
 
 const args = process.argv.slice(2)
 const flags = new Set(args)
@@ -70,6 +73,7 @@ if (all) perAspect(earlier.length === EARLIER.length ? 'all earlier sets' : earl
 for (const b of blinds) perAspect(b, scores[b]!)
 if (all) confusion(earlier.length === EARLIER.length ? 'all earlier sets' : earlier.join(', '), all)
 for (const b of blinds) confusion(b, scores[b]!)
+agreement()
 if (!flags.has('--no-cv')) {
   const seen = SEEN.flatMap((s) => readEval(`${s}.json`) as LabelledReview[]).map(example)
   const shipped: Setting[] = ASPECT_MODEL ? [{ threshold: ASPECT_MODEL.threshold, keep: ASPECT_MODEL.keep ?? 0, withRules: Object.values(ASPECT_MODEL.aspects).some((a) => '§found' in a.weights) }] : []
@@ -78,6 +82,29 @@ if (!flags.has('--no-cv')) {
   console.log(tallyLine('rules alone', rules))
   for (const s of shipped) console.log(tallyLine(`rules + model (${settingName(s)})`, learned.get(settingName(s))!))
 }
+/**
+ * Where a second labeller read a set on their own (data/eval/<set>.second.json: the same reviews' labels, written
+ * without seeing the first labeller's, the engine's or its code), how far two careful readers agree: the second
+ * labeller scored against the set's labels (F1 is symmetric: either can be the reference), and the engine against each.
+ */
+function agreement(): void {
+  for (const name of names.filter((s) => hasEval(`${s}.second.json`))) {
+    const second = new Map((readEval(`${name}.second.json`) as Pick<LabelledReview, 'id' | 'labels'>[]).map((r) => [r.id, r.labels]))
+    const relabelled = sets[name]!.map((r) => ({ ...r, labels: second.get(r.id) ?? missing(name, r.id) }))
+    const labellers = compare(sets[name]!, new Map([...second].map(([id, labels]) => [id, readingOf(labels)])))
+    console.log(`
+agreement between labellers, ${name} (${second.size} reviews read by both)`)
+    console.log(line('second labeller vs first', labellers))
+    console.log(line('engine vs first labeller', scores[name]!))
+    console.log(line('engine vs second labeller', evaluate(business, relabelled)))
+    perAspect(`${name}, second labeller vs first`, labellers)
+  }
+}
+
+function missing(set: string, id: string): never {
+  throw new Error(`${set}.second.json has no labels for review ${id}`)
+}
+
 const errorsOf = args.find((a) => a.startsWith('--errors'))
 if (errorsOf) {
   const set = errorsOf.split('=')[1] ?? 'dev'

@@ -5,7 +5,7 @@
  * Per aspect, L2-regularised logistic regression over lemma unigrams and bigrams seen in at least two training reviews,
  * fitted by full-batch gradient descent from zero: the same data give the same weights.
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { Business, type Review } from '../../src/domain/index.js'
 import { analyzeReview } from '../../src/insights/analyze.js'
 import type { LabelledReview } from '../../src/insights/evaluate.js'
@@ -27,6 +27,8 @@ const MIN_WEIGHT = 0.05
 
 const root = new URL('../../', import.meta.url)
 export const readEval = (f: string) => JSON.parse(readFileSync(new URL(`data/eval/${f}`, root), 'utf8'))
+/** Whether data/eval/ holds the file (a second labeller's reading of a set is optional). */
+export const hasEval = (f: string) => existsSync(new URL(`data/eval/${f}`, root))
 
 const business = Business.parse(readEval('business.json'))
 const mentions = buildMentionIndex(business)

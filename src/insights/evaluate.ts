@@ -42,6 +42,12 @@ const prf = (c: Counts) => {
   return { ...c, precision, recall, f1: (2 * precision * recall) / (precision + recall || 1) }
 }
 
+/** What a reader (the engine, or a second labeller) found in one review: aspects with polarity, staff and services. */
+export interface Reading {
+  aspects: ReadonlyMap<string, string>
+  entities: ReadonlySet<string>
+}
+
 /**
  * Scores the engine against labels: aspects as (review, aspect) pairs, polarity on the aspects both found, entities
  * (staff and services) as (review, entity) pairs. Uses the business's taxonomy, or the built-in one with the shipped
@@ -53,6 +59,22 @@ export function evaluate(businessInput: unknown, labelled: readonly LabelledRevi
   const taxonomy = compileTaxonomy(business.taxonomy ?? FUNERAL_HOME_TAXONOMY)
   const chosen = options.model === undefined ? ASPECT_MODEL : options.model
   const model = business.taxonomy || !chosen ? undefined : compileModel(chosen)
+  const readings = new Map<string, Reading>()
+  for (const l of labelled) {
+    const found = mentions.detect(l.text)
+    const aspects = new Map(analyzeReview(asReview(l, found), { taxonomy, mentions, model }).analysis.aspects.map((a) => [a.id, a.sentiment as string]))
+    readings.set(l.id, { aspects, entities: new Set([...found.technicians, ...found.services]) })
+  }
+  return compare(labelled, readings)
+}
+
+/** A labeller's labels as a reading, to score one labeller against another. */
+export function readingOf(labels: LabelledReview['labels']): Reading {
+  return { aspects: new Map(Object.entries(labels.aspects)), entities: new Set([...labels.technicians, ...labels.services]) }
+}
+
+/** Scores readings of the labelled reviews (by review id) against the labels, as `evaluate` does the engine's. */
+export function compare(labelled: readonly LabelledReview[], readings: ReadonlyMap<string, Reading>): Scores {
   const perAspect: Record<string, AspectCounts> = {}
   const tally = (id: string) => (perAspect[id] ??= { tp: 0, fp: 0, fn: 0, correct: 0, judged: 0 })
   const aspect: Counts = { tp: 0, fp: 0, fn: 0 }
@@ -61,9 +83,9 @@ export function evaluate(businessInput: unknown, labelled: readonly LabelledRevi
   const confusion: Record<string, number> = {}
   const errors: string[] = []
   for (const l of labelled) {
-    const found = mentions.detect(l.text)
-    const review = asReview(l, found)
-    const predicted = new Map(analyzeReview(review, { taxonomy, mentions, model }).analysis.aspects.map((a) => [a.id, a.sentiment]))
+    const reading = readings.get(l.id)
+    if (!reading) throw new Error(`no reading of review ${l.id}`)
+    const predicted = reading.aspects
     for (const [id, gold] of Object.entries(l.labels.aspects)) {
       const got = predicted.get(id)
       if (!got) {
@@ -88,7 +110,7 @@ export function evaluate(businessInput: unknown, labelled: readonly LabelledRevi
       }
     }
     const gold = new Set([...l.labels.technicians, ...l.labels.services])
-    const got = new Set([...found.technicians, ...found.services])
+    const got = reading.entities
     for (const g of gold) (got.has(g) ? () => entity.tp++ : () => (entity.fn++, errors.push(`${l.id} missed entity ${g}`)))()
     for (const g of got) if (!gold.has(g)) (entity.fp++, errors.push(`${l.id} extra entity ${g}`))
   }
