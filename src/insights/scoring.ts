@@ -127,7 +127,7 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placemen
     else valences[i] = naming.has(i) ? 0 : valence(t.lower, t.lemma, i === 0 && t.pos === 'PROPN' ? 'ADJ' : t.pos)
   })
   applyScores(tokens, valences, locked)
-  for (const i of ownFailures(tokens, valences, tax)) valences[i] = 0
+  silenceOwnFailures(tokens, valences, tax)
   const termSigns = new Map(terms.map((h) => [h.start, tax.negatedSign.get(h.aspect) ?? -1]))
   silenceExpectations(tokens, valences)
   applyExpectations(tokens, valences, locked)
@@ -154,17 +154,18 @@ function scoreClause(tokens: Token[], tax: CompiledTaxonomy, placement: Placemen
  * The reviewer's own failures judge no one: "I had forgotten I'd even pre-planned with them", "we lost the receipt". A
  * verb of failure (events.ts) whose subject is "I" or "we", not negated.
  */
-function ownFailures(tokens: Token[], v: number[], tax: CompiledTaxonomy): number[] {
+function silenceOwnFailures(tokens: Token[], v: number[], tax: CompiledTaxonomy): void {
   const failure = tax.events?.failure
-  if (!failure) return []
-  return tokens.flatMap((t, i) => {
-    if (v[i]! >= 0 || t.pos !== 'VERB' || !failure.get(t.lemma)?.some((words) => words.length === 1)) return []
+  if (!failure) return
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!
+    if (v[i]! >= 0 || t.pos !== 'VERB' || !failure.get(t.lemma)?.some((words) => words.length === 1)) continue
     let k = i - 1
     while (k >= 0 && ['AUX', 'ADV', 'PART'].includes(tokens[k]!.pos)) k--
     // "I will never forget how Priya knelt down" is praise (see applyNegation).
     const negated = tokens.slice(k + 1, i).some(isNegator)
-    return FIRST_PERSON.has(tokens[k]?.lower ?? '') && !negated ? [i] : []
-  })
+    if (FIRST_PERSON.has(tokens[k]?.lower ?? '') && !negated) v[i] = 0
+  }
 }
 
 /** A score out of 5 or 10 ("Parking: 2/5", "4 out of 5"): as a share of the scale, or undefined. */
@@ -177,12 +178,11 @@ function scoreAt(tokens: Token[], i: number): number | undefined {
 
 /** A score given in the text judges like the stars: 4/5 and up is praise, 2/5 and below criticism, 3/5 neither. */
 function applyScores(tokens: Token[], v: number[], locked: Set<number>): void {
-  tokens.forEach((t, i) => {
-    if (t.pos !== 'NUM' || locked.has(i)) return
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i]!.pos !== 'NUM' || locked.has(i)) continue
     const share = scoreAt(tokens, i)
-    if (share === undefined || share > 1) return
-    v[i] = share >= 0.8 ? 0.5 : share <= 0.4 ? -0.5 : 0
-  })
+    if (share !== undefined && share <= 1) v[i] = share >= 0.8 ? 0.5 : share <= 0.4 ? -0.5 : 0
+  }
 }
 
 const KEEPING = new Set(['keep', 'unreturned', 'unanswered'])
@@ -509,22 +509,23 @@ const NEEDING = new Set(['need', 'use'])
  * signature"), nor "use" in its own sense (only after "could").
  */
 function applyNeeds(tokens: Token[], v: number[], locked: Set<number>, persons: ReadonlySet<string> | undefined): void {
-  tokens.forEach((t, i) => {
-    if (!NEEDING.has(t.lemma) || t.pos !== 'VERB' || locked.has(i) || v[i] !== 0) return
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!
+    if (!NEEDING.has(t.lemma) || t.pos !== 'VERB' || locked.has(i) || v[i] !== 0) continue
     // What is needed follows ("needs work", "needs a refresh", "needs replacing"), not "did his pre need with them".
-    if (!['NOUN', 'DET', 'ADJ', 'ADV', 'VERB'].includes(tokens[i + 1]?.pos ?? '')) return
+    if (!['NOUN', 'DET', 'ADJ', 'ADV', 'VERB'].includes(tokens[i + 1]?.pos ?? '')) continue
     let k = i - 1
     if (t.lemma === 'use') {
-      if (tokens[k]?.lower !== 'could') return
+      if (tokens[k]?.lower !== 'could') continue
       k--
     }
     while (k >= 0 && ['ADV', 'AUX', 'PART'].includes(tokens[k]!.pos)) k--
     // The subject is a thing: a noun, not a name, a pronoun or a noun for people.
     const subject = tokens[k]
-    if (subject?.pos !== 'NOUN' || persons?.has(subject.lemma)) return
+    if (subject?.pos !== 'NOUN' || persons?.has(subject.lemma)) continue
     const negated = tokens.slice(k + 1, i).some(isNegator)
     if (!negated && !tokens.slice(i + 1, i + 4).some(isNegator)) v[i] = -0.4
-  })
+  }
 }
 
 const COUNTERFACTUAL = new Set(['would', 'could', 'should', 'might'])
