@@ -180,6 +180,14 @@ describe('a judgement aimed at a task', () => {
   })
 })
 
+describe('speaking so the family can follow', () => {
+  test('"speak slow for me" is communication, not a delay; "wouldn\'t slow down" criticises it', () => {
+    assert.deepEqual(aspects('She was so kind to speak slow for me.', 5).timeliness, undefined)
+    assert.equal(aspects('She was so kind to speak slow for me.', 5).communication, 'positive')
+    assert.equal(aspects('My brother is deaf and they wouldn\'t slow down for him.', 1).communication, 'negative')
+  })
+})
+
 describe('criticism without a judging word', () => {
   test('a thing that needs something lacks it: "the building needs work", "could use a refresh"', () => {
     assert.equal(aspects('The building needs work.', 4).facilities, 'negative')

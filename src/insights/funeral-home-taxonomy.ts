@@ -56,11 +56,13 @@ export const FUNERAL_HOME_HAND_TAXONOMY = Taxonomy.parse({
         'phone calls', 'emails', 'texts', 'answered all', 'returned every', 'heads up', 'notified', 'updates',
         'explained everything', 'explained each', 'explained every', 'had to call', 'have to call', 'had to chase',
         'had to keep calling', 'had to ask', 'had to track', 'had to hunt', 'step by step', 'what to expect',
+        // Speaking so the family can follow: slowly, or in writing ("speak slow for me", "wouldn't slow down").
+        'speak slowly', 'speak slow', 'talk slowly', 'slow down', 'write down', 'write everything down', 'write it down',
         'what would happen', 'what happens', 'customer service', 'warned us', 'warned me', 'warn us',
         // News the family had from someone else: nobody there told them.
         'found out from', 'find out from', 'had to find out', 'found out on our own'
       ],
-      positive: ['responsive', 'clear', 'clearly', 'informed', 'explained'],
+      positive: ['responsive', 'clear', 'clearly', 'informed', 'explained', 'speak slowly', 'speak slow', 'talk slowly', 'slow down', 'write down', 'write everything down', 'write it down'],
       negative: ['unresponsive', 'ignored', 'confusing', 'unclear', 'miscommunication', 'voicemail', 'found out from', 'find out from', 'had to find out', 'found out on our own']
     },
     {
