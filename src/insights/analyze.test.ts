@@ -38,6 +38,9 @@ describe('negation', () => {
   test('a negated modal with a comparative is praise: "couldn\'t have been kinder"', () => {
     assert.equal(aspects('Priya couldn\'t have been kinder.', 3).compassion, 'positive')
   })
+  test('what the family did not need is not missing: "we didn\'t need embalming"', () => {
+    assert.notEqual(aspects('They told us we didn\'t need embalming.', 3).professionalism, 'negative')
+  })
   test('a negated criticism is praise: "not once did we feel rushed", "wouldn\'t say they were unkind"', () => {
     assert.equal(aspects('Not once did we feel rushed.', 3).compassion, 'positive')
     assert.equal(aspects('I wouldn\'t say they were unkind.', 3).compassion, 'positive')
@@ -173,6 +176,7 @@ describe('a judgement aimed at a task', () => {
   test('competence said of a task judges the task: "the service went smoothly", "the transfer was handled flawlessly"', () => {
     assert.deepEqual(aspects('The service itself went smoothly.', 2), { ceremony: 'positive' })
     assert.deepEqual(aspects('Our out of state transfer from Oregon was handled flawlessly.', 3), { arrangements: 'positive' })
+    assert.deepEqual(aspects('The arrangement meeting with Marisol was calm and efficient.', 3), { arrangements: 'positive' })
   })
   test('said of a person or of nothing it is professionalism; how soon stays timeliness', () => {
     assert.deepEqual(aspects('Priya was efficient.', 3), { professionalism: 'positive' })

@@ -312,6 +312,8 @@ const isComparative = (t: Token) => EMPHASIS.has(t.lower) || ((t.pos === 'ADJ' |
  * - a negated aspect term with neither means something was missing: "no ramp", "no updates" are criticism,
  *   "no fees", "at no charge" praise, as the aspect's `negated` says.
  */
+const WANTING = new Set(['need', 'want', 'require'])
+
 function applyNegation(tokens: Token[], v: number[], locked: Set<number>, termSigns: Map<number, number>, denied: ReadonlySet<number>): Map<number, number> {
   const negatedFrom = new Map<number, number>()
   tokens.forEach((t, i) => {
@@ -342,7 +344,8 @@ function applyNegation(tokens: Token[], v: number[], locked: Set<number>, termSi
     // A term reached through a preposition is not what is missing: "wasn't in the quote" denies a relation.
     const candidates = scope.filter((j) => !denied.has(j))
     const missing = candidates.find((j) => termSigns.has(j))
-    const through = missing !== undefined && scope.some((j) => j < missing && tokens[j]!.pos === 'ADP')
+    // Nor what the family did not need or want: "we didn't need embalming", "didn't want a viewing".
+    const through = missing !== undefined && scope.some((j) => j < missing && (tokens[j]!.pos === 'ADP' || WANTING.has(tokens[j]!.lemma)))
     const target = candidates.find((j) => v[j] !== 0 || isAction(j)) ?? (through ? undefined : missing)
     if (target === undefined) return
     // "not helpful" is plainly negative; "not unkind" is faint praise.

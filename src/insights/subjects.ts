@@ -1,27 +1,28 @@
 /**
  * A judgement aimed at a task belongs to that task's aspect: "the service went smoothly" judges the ceremony, "the
  * arrangement conference was efficient" the arrangements, "the transfer was handled flawlessly" the transfer, though
- * "smoothly", "efficient" and "flawlessly" name the staff's competence when said of the staff or of nothing. Only
- * words of competence move: how soon ("the permit was late", "done quickly") is timeliness whatever it is said of.
+ * "smoothly", "efficient" and "flawlessly" name the staff's competence when said of the staff or of nothing; so with
+ * manner ("the arrangement meeting was calm"). Only words of competence and manner move: how soon ("the permit was
+ * late", "done quickly") is timeliness whatever it is said of.
  */
 import type { Token } from './nlp.js'
 import type { TermHit } from './taxonomy.js'
 
-/** The aspect of general competence, whose words said of a task judge the task. */
-const COMPETENCE = 'professionalism'
+/** The aspects of people's competence and manner, whose words said of a task judge the task. */
+const PEOPLE = new Set(['professionalism', 'compassion'])
 /** Verbs that join a subject to how it went: "was", "seemed", "went", "ran", "came off", "turned out". */
 const HOW_IT_WENT = new Set(['be', 'seem', 'feel', 'look', 'sound', 'appear', 'go', 'run', 'come', 'turn', 'proceed', 'happen'])
 const POSSESSIVES = new Set(['my', 'our', 'your', 'his', 'her', 'their', 'its'])
-/** Between the verb and the judging word: "went off without a hitch" is an idiom; "was very efficient", "ran so smoothly". */
-const BETWEEN = new Set(['ADV', 'PART', 'ADP'])
+/** Between the verb and the judging word: "was very efficient", "ran so smoothly", "was calm and efficient". */
+const BETWEEN = new Set(['ADV', 'PART', 'ADP', 'ADJ', 'CCONJ'])
 
 /**
- * Moves each one-word competence term used as an adjective or adverb ("efficient", "smoothly") to the aspect of the
+ * Moves each one-word competence or manner term used as an adjective or adverb ("efficient", "calm") to the aspect of the
  * clause's subject when that subject is a term of another aspect. What a judgement says of a person stays where it is.
  */
 export function aimAtSubjects(tokens: readonly Token[], terms: TermHit[]): void {
   for (const hit of terms) {
-    if (hit.aspect !== COMPETENCE || hit.end - hit.start !== 1) continue
+    if (!PEOPLE.has(hit.aspect) || hit.end - hit.start !== 1) continue
     const word = tokens[hit.start]!
     if (word.pos !== 'ADJ' && word.pos !== 'ADV') continue
     const verb = verbBefore(tokens, hit.start)
@@ -36,7 +37,7 @@ export function aimAtSubjects(tokens: readonly Token[], terms: TermHit[]): void 
 /** The verb a predicative word follows: "was efficient", "went smoothly", "was handled flawlessly" (the auxiliary). */
 function verbBefore(tokens: readonly Token[], at: number): number {
   let k = at - 1
-  while (k >= 0 && BETWEEN.has(tokens[k]!.pos) && tokens[k]!.lower !== 'by') k--
+  while (k >= 0 && (BETWEEN.has(tokens[k]!.pos) || tokens[k]!.lower === ',') && tokens[k]!.lower !== 'by') k--
   const t = tokens[k]
   if (!t) return -1
   if ((t.pos === 'AUX' || t.pos === 'VERB') && HOW_IT_WENT.has(t.lemma)) return k
