@@ -24,12 +24,19 @@ export function reportServing(port: number): void {
 export function superviseWorkers(count: number, metrics: { port: number; host: string } | null, log: Logger): void {
   const started = new Map<number, number>()
   const serving = new Set<number>()
+  /**
+   * Workers whose process has not exited. Not cluster.workers: node:cluster drops a worker from it only once both its
+   * process has exited and its IPC channel has closed, in either order, so on the last worker's 'exit' it may still be
+   * listed, and a primary waiting for an empty cluster.workers then never exits.
+   */
+  const alive = new Set<number>()
   let quickDeaths = 0
   let stopping = false
 
   const fork = () => {
     const worker = cluster.fork()
     started.set(worker.id, Date.now())
+    alive.add(worker.id)
     worker.on('message', (m: { type?: string; port?: number }) => {
       if (m?.type !== 'serving') return
       serving.add(worker.id)
@@ -39,8 +46,9 @@ export function superviseWorkers(count: number, metrics: { port: number; host: s
 
   cluster.on('exit', (worker: Worker, code: number | null, signal: string | null) => {
     serving.delete(worker.id)
+    alive.delete(worker.id)
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
+      if (alive.size === 0) process.exit(0)
       return
     }
     const lived = Date.now() - (started.get(worker.id) ?? 0)
@@ -54,7 +62,7 @@ export function superviseWorkers(count: number, metrics: { port: number; host: s
     if (stopping) return
     stopping = true
     log.info({ signal }, 'stopping: every worker drains its requests')
-    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined)
+    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && alive.has(w.id))
     if (workers.length === 0) process.exit(0)
     for (const worker of workers) worker.process.kill('SIGTERM')
     setTimeout(() => {
