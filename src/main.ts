@@ -116,7 +116,7 @@ async function startNode(config: Config, log: Logger, store: Store, door: FrontD
   })
   holder.onSwap(() => hub.dataChanged())
   await hub.start()
-  const { app, handle } = await buildHttpApp({
+  const { app, handle, byPath } = await buildHttpApp({
     holder,
     urls: config.urls,
     logger: log,
@@ -132,7 +132,7 @@ async function startNode(config: Config, log: Logger, store: Store, door: FrontD
     logRequestMaxPerSecond: config.logRequestMaxPerSecond,
     observe: config.metrics ? (route) => metrics.httpRoute(route) : undefined
   })
-  door.open(handle)
+  door.open(handle, byPath)
   return { app, holder, mcp, hub }
 }
 
@@ -176,10 +176,10 @@ function stopper(door: FrontDoor, node: { app: FastifyInstance; holder: Snapshot
 }
 
 async function closeWithin(door: FrontDoor, app: FastifyInstance, ms: number): Promise<void> {
-  const cut = setTimeout(() => door.server.closeAllConnections(), ms)
+  const cut = setTimeout(() => door.closeAllConnections(), ms)
   try {
     const closed = new Promise<void>((ok) => door.server.close(() => ok()))
-    door.server.closeIdleConnections()
+    door.closeIdleConnections()
     await app.close()
     await closed
   } finally {

@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net'
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { Agent, cacheStores, fetch as undiciFetch, interceptors } from 'undici'
+import { Agent, cacheStores, fetch as undiciFetch, interceptors, type Dispatcher } from 'undici'
 import { importFile } from '../src/ingest/index.js'
 import { dataset, review, writeJson } from './helpers/fixtures.js'
 import { getRoutes } from './helpers/routes.js'
@@ -195,24 +195,39 @@ function cachingClient(path: string, freshMs: number) {
     }
   }
   const wire: WireExchange[] = []
-  const record = (req: IncomingMessage, res: ServerResponse) => {
-    if (req.url !== path) return
-    res.on('finish', () => {
-      const exchange: WireExchange = { status: res.statusCode, conditional: req.headers['if-none-match'] !== undefined }
-      if (req.headers['cache-control']) exchange.cacheControl = req.headers['cache-control']
-      wire.push(exchange)
+  // Between the cache and the connection: what the cache sends to the server and what comes back. (The server's own
+  // 'request' events would miss the answers its front door gives without node:http.)
+  const onWire: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
+    if (opts.path !== path) return dispatch(opts, handler)
+    const sent = fieldsOf(opts.headers)
+    return dispatch(opts, {
+      ...handler,
+      onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
+      onResponseStart: (controller, status, headers, message) => {
+        const exchange: WireExchange = { status, conditional: sent['if-none-match'] !== undefined }
+        if (sent['cache-control']) exchange.cacheControl = sent['cache-control']
+        wire.push(exchange)
+        return handler.onResponseStart?.(controller, status, headers, message)
+      },
+      onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
+      onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
+      onResponseError: (controller, err) => handler.onResponseError?.(controller, err)
     })
   }
-  s.service.app.server.on('request', record)
   const agent = new Agent()
   return {
-    dispatcher: agent.compose(interceptors.cache({ store: new ShortLivedStore() })),
+    dispatcher: agent.compose(onWire, interceptors.cache({ store: new ShortLivedStore() })),
     wire,
-    async close() {
-      s.service.app.server.off('request', record)
-      await agent.close()
-    }
+    close: () => agent.close()
   }
+}
+
+/** Request fields as undici's dispatch options give them here (fetch: a flat list; the cache: an object), by lower-case name. */
+function fieldsOf(headers: Dispatcher.DispatchOptions['headers']): Record<string, string> {
+  const list = Array.isArray(headers) ? (headers as string[]) : Object.entries(headers ?? {}).flat()
+  const out: Record<string, string> = {}
+  for (let i = 0; i < list.length; i += 2) if (list[i + 1] !== undefined) out[String(list[i]).toLowerCase()] = String(list[i + 1])
+  return out
 }
 
 /** Adds one review through the ingest path; resolves when the running service serves the new data version. */

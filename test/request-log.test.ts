@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { get } from './helpers/http.js'
+import { exchange, requestHead, responses } from './helpers/raw-http.js'
 import { startServerProcess, type ServerProcess } from './helpers/processes.js'
 import { hubRequest, makeTestPki, sleep, Subscriber, waitFor, type TestPki } from './helpers/websub.js'
 
@@ -52,6 +53,20 @@ test('one request in LOG_REQUEST_SAMPLE gets a line: request id, route template,
     assert.equal(line.status, 200)
     assert.ok((line.bytes as number) > 0 && (line.ms as number) >= 0)
     assert.ok(!JSON.stringify(line).includes('private'), 'the query string is not logged')
+  }
+})
+
+test('requests the front door answers on its fast path (kept-alive, path-only routes) are sampled alike', async () => {
+  const from = server.logs.length
+  const heads = Array.from({ length: 20 }, (_, i) => requestHead('GET /reviews.json HTTP/1.1', 'Host: reviews.test', `X-Request-Id: fast-${i}`))
+  const bytes = await exchange(server.url, [heads.join('') + requestHead('GET /robots.txt HTTP/1.1', 'Host: reviews.test', 'Connection: close')])
+  assert.equal(responses(bytes, Array(21).fill('GET')).length, 21)
+  await waitFor('two lines', () => accessLines(from).filter((l) => l.route === '/reviews.json').length === 2, 2000)
+  for (const line of accessLines(from).filter((l) => l.route === '/reviews.json')) {
+    assert.match(String(line.reqId), /^fast-\d+$/)
+    assert.equal(line.method, 'GET')
+    assert.equal(line.status, 200)
+    assert.ok((line.bytes as number) > 0 && (line.ms as number) >= 0)
   }
 })
 

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { testDatabaseUrl } from './helpers/database.js'
 import { get } from './helpers/http.js'
+import { exchange, requestHead, responses } from './helpers/raw-http.js'
 import { startServerProcess } from './helpers/processes.js'
 
 /*
@@ -26,4 +27,19 @@ test('SIGTERM stops the server within seconds though a client holds a connection
   if (code === 'still running') server.child.kill('SIGKILL')
   rmSync(dir, { recursive: true, force: true })
   assert.equal(code, 0, `exit after ${Date.now() - started} ms`)
+})
+
+test('SIGTERM ends the kept-alive connections the front door answered itself, and the server exits within seconds', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'shutdown-'))
+  const server = await startServerProcess({ DATABASE_URL: await testDatabaseUrl(dir) })
+  // Answered on the fast path, then kept alive: the connection is closed by the stop, not by the client.
+  const kept = exchange(server.url, [requestHead('GET /reviews.json HTTP/1.1', 'Host: reviews.test')], { timeoutMs: 30_000 })
+  await new Promise((r) => setTimeout(r, 200))
+  const started = Date.now()
+  const code = await Promise.race([server.stop('SIGTERM'), new Promise<string>((ok) => setTimeout(() => ok('still running'), 20_000).unref())])
+  if (code === 'still running') server.child.kill('SIGKILL')
+  const answers = responses(await kept, ['GET'])
+  rmSync(dir, { recursive: true, force: true })
+  assert.equal(code, 0, `exit after ${Date.now() - started} ms`)
+  assert.equal(answers[0]?.status, 200)
 })

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import type { FastifyInstance, RouteHandlerMethod, RouteShorthandOptions } from 'fastify'
 import type { Urls } from '../config/index.js'
 import type { SnapshotHolder } from '../snapshot/index.js'
+import type { PathRoute } from './fast-path.js'
 import type { RouteRecorder } from './request-log.js'
 import type { ResponseCache } from './response-cache.js'
 import type { RouteTable } from './route-table.js'
@@ -15,6 +16,8 @@ export interface HttpContext {
   firstSeen(key: string): Promise<Date>
   /** For routes that record their own answers (see request-log.ts); absent when nothing is recorded. */
   recorderFor?: (route: string) => RouteRecorder
+  /** The routes that answer by path alone, for the fast path (see pathRoute). */
+  byPath: Map<string, PathRoute>
 }
 
 /**

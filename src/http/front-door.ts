@@ -1,14 +1,12 @@
-import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
+import { FastPath, type PathRoute } from './fast-path.js'
+import { RequestIds } from './request-ids.js'
 
 export interface Readiness {
   /** The store answered lately. */
   storeReachable(): boolean
 }
-
-/** An X-Request-Id a client or proxy sent is kept when it looks like an id (UUIDs, trace ids); otherwise one is made. */
-const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
 const PLAIN = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }
 
@@ -17,17 +15,29 @@ const PLAIN = { 'content-type': 'application/json; charset=utf-8', 'cache-contro
  * moment: `/healthz` answers 200 while the process lives, `/readyz` 200 only while the node serves data (not while it
  * starts, while the store is unreachable, or while it drains). Every other request goes to the app once it is ready
  * and gets 503 before. The probes never reach the app: they are not logged and cost almost nothing.
+ *
+ * Once the app is open, each new connection goes first to the fast path, which answers the routes that depend on
+ * their path alone and hands the connection to node:http (and so to the probes and the app) at the first request it
+ * does not answer itself (fast-path.ts).
  */
 export class FrontDoor {
   readonly server: Server
   private app: RequestListener | undefined
+  private fast: FastPath | undefined
   private draining = false
-  /** Ids made here: a random prefix per process and a counter, unique across nodes and cheap on the hot path. */
-  private readonly idPrefix = randomBytes(6).toString('hex')
-  private ids = 0
+  private readonly ids = new RequestIds()
+  /** node:http's own handler of a new connection: it reads the requests and makes the server's 'request' events. */
+  private readonly httpConnection: (socket: Socket) => void
 
   constructor(private readonly readiness: Readiness) {
     this.server = createServer((req, res) => this.route(req, res))
+    // node:http listens to its own 'connection' event (its documented way to inject a connection); the fast path
+    // takes every connection first and gives it back to that listener.
+    const [httpConnection, ...others] = this.server.listeners('connection') as ((socket: Socket) => void)[]
+    if (!httpConnection || others.length) throw new Error('node:http no longer handles connections through one connection listener')
+    this.httpConnection = httpConnection
+    this.server.removeListener('connection', httpConnection)
+    this.server.on('connection', (socket: Socket) => (this.fast ? this.fast.adopt(socket) : this.toHttp(socket, undefined)))
   }
 
   listen(port: number, host: string): Promise<AddressInfo> {
@@ -40,14 +50,38 @@ export class FrontDoor {
     })
   }
 
-  /** From now on requests go to the app. */
-  open(app: RequestListener): void {
+  /** From now on requests go to the app, and those for `byPath` to the fast path. */
+  open(app: RequestListener, byPath: ReadonlyMap<string, PathRoute>): void {
     this.app = app
+    this.fast = new FastPath({
+      routes: byPath,
+      ids: this.ids,
+      firstRequestMs: this.server.headersTimeout,
+      keepAliveMs: this.server.keepAliveTimeout,
+      handOff: (socket, unread) => this.toHttp(socket, unread)
+    })
+  }
+
+  /** Ends the connections that wait for a request (with no answer owed), as node:http's closeIdleConnections. */
+  closeIdleConnections(): void {
+    this.server.closeIdleConnections()
+    this.fast?.closeIdle()
+  }
+
+  closeAllConnections(): void {
+    this.server.closeAllConnections()
+    this.fast?.closeAll()
   }
 
   /** /readyz answers 503 from now on, so balancers stop sending new requests. */
   drain(): void {
     this.draining = true
+  }
+
+  /** node:http takes the connection, reading first the bytes already read from it. */
+  private toHttp(socket: Socket, unread: Buffer | undefined): void {
+    this.httpConnection.call(this.server, socket)
+    if (unread) socket.unshift(unread)
   }
 
   private route(req: IncomingMessage, res: ServerResponse): void {
@@ -65,8 +99,7 @@ export class FrontDoor {
    * Node's one-by-one path, which cost about 4 µs per request).
    */
   private identify(req: IncomingMessage): string {
-    const sent = req.headers['x-request-id']
-    const id = typeof sent === 'string' && CLIENT_ID.test(sent) ? sent : `${this.idPrefix}-${(++this.ids).toString(36)}`
+    const id = this.ids.for(req.headers['x-request-id'])
     req.headers['x-request-id'] = id
     return id
   }

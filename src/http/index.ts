@@ -10,6 +10,7 @@ import type { RateStore } from '../store/index.js'
 import { staticSince, type HttpContext } from './context.js'
 import { observeRequests, type RequestObserver } from './request-log.js'
 import { installErrorHandling } from './errors.js'
+import type { PathRoute } from './fast-path.js'
 import { buildOpenApi } from './openapi.js'
 import { ResponseCache } from './response-cache.js'
 import { RouteTable } from './route-table.js'
@@ -51,6 +52,8 @@ export interface HttpApp {
   app: FastifyInstance
   /** Fastify's request handler, for the server once the app is ready. */
   handle: RequestListener
+  /** The routes that depend on their path alone, for the front door's fast path. */
+  byPath: ReadonlyMap<string, PathRoute>
 }
 
 export async function buildHttpApp(o: HttpOptions): Promise<HttpApp> {
@@ -73,7 +76,7 @@ export async function buildHttpApp(o: HttpOptions): Promise<HttpApp> {
   }) as unknown as FastifyInstance
   // At debug Fastify logs every request itself; below it, a sample.
   const recording = observeRequests(app, { log: o.logger, sample: requestLogs ? 0 : o.logRequestSample, maxPerSecond: o.logRequestMaxPerSecond, observe: o.observe })
-  const ctx: HttpContext = { app, holder: o.holder, urls: o.urls, cache: new ResponseCache(), routes: new RouteTable(), firstSeen: o.firstSeen, recorderFor: recording?.recorderFor }
+  const ctx: HttpContext = { app, holder: o.holder, urls: o.urls, cache: new ResponseCache(), routes: new RouteTable(), firstSeen: o.firstSeen, recorderFor: recording?.recorderFor, byPath: new Map() }
   o.holder.onSwap(() => ctx.cache.clear())
   // Every response carries the id the front door gave the request (Fastify took it from the header as req.id):
   // here those Fastify sends; prebuilt bodies (send.ts) and MCP (routes/mcp.ts), which write their own, add it
@@ -95,7 +98,8 @@ export async function buildHttpApp(o: HttpOptions): Promise<HttpApp> {
   staticRoute(ctx, '/openapi.json', await represent(openapi, { contentType: 'application/json; charset=utf-8', lastModified: await staticSince(ctx, openapi) }))
   preflight(ctx)
   await app.ready()
-  return { app, handle: handle! }
+  // At debug Fastify logs every request, so every request goes through it: the fast path gets no routes.
+  return { app, handle: handle!, byPath: requestLogs ? new Map() : ctx.byPath }
 }
 
 /** Fastify's trustProxy from ours: nobody (the socket's address is the client's), these addresses, or n hops. */

@@ -4,7 +4,7 @@ import type { Urls } from '../config/index.js'
 import { PAGE_STYLES, type SiteData } from '../pages/index.js'
 import { representComputed, type Representation, type Snapshot } from '../snapshot/index.js'
 import type { HttpContext } from './context.js'
-import { representationRoute } from './send.js'
+import { pathRoute, representationRoute } from './send.js'
 
 export const HTML = 'text/html; charset=utf-8'
 
@@ -75,17 +75,27 @@ export function pageRepresentation(snap: Snapshot, body: string, o: PageOptions 
 }
 
 export interface PageSpec {
-  /** The cache key of the request's page; may throw a ServiceError (400) for a bad parameter. Default: the path. */
-  key?: (req: FastifyRequest) => string
+  /** The cache key of the request's page; may throw a ServiceError (400) for a bad parameter. */
+  key: (req: FastifyRequest) => string
   /** Renders the page; may throw a ServiceError (404 for a page past the end). */
   render: (site: SiteData, req: FastifyRequest) => string
 }
 
-/** A page rendered from the current snapshot on its first request and served from the cache until the data changes. */
-export function pageRoute(ctx: HttpContext, url: string, spec: PageSpec, o: PageOptions = {}): void {
+/**
+ * A page that depends on its path alone, rendered from the current snapshot on its first request and served from the
+ * cache until the data changes.
+ */
+export function pageRoute(ctx: HttpContext, url: string, render: (site: SiteData) => string, o: PageOptions = {}): void {
+  pathRoute(ctx, url, () => {
+    const snap = ctx.holder.current
+    return ctx.cache.getOrBuild(`page:${snap.version}:${url}`, () => pageRepresentation(snap, render(siteData(snap, ctx.urls)), o))
+  })
+}
+
+/** A page that depends on the request's parameters too (a page number, a file number), cached per key likewise. */
+export function keyedPageRoute(ctx: HttpContext, url: string, spec: PageSpec, o: PageOptions = {}): void {
   representationRoute(ctx, url, (req: FastifyRequest) => {
     const snap = ctx.holder.current
-    const key = spec.key ? spec.key(req) : url
-    return ctx.cache.getOrBuild(`page:${snap.version}:${key}`, () => pageRepresentation(snap, spec.render(siteData(snap, ctx.urls), req), o))
+    return ctx.cache.getOrBuild(`page:${snap.version}:${spec.key(req)}`, () => pageRepresentation(snap, spec.render(siteData(snap, ctx.urls), req), o))
   })
 }

@@ -32,7 +32,7 @@ declare module 'fastify' {
 type OnResponse = (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void
 
 /** Records one answer of a route: metrics, and the access line when it is sampled. */
-export type RouteRecorder = (req: FastifyRequest, status: number, seconds: number, bytes: number) => void
+export type RouteRecorder = (method: string, id: string, status: number, seconds: number, bytes: number) => void
 
 export interface RequestRecording {
   /** The hook for requests no route matched (the not-found handler's). */
@@ -58,12 +58,12 @@ export function observeRequests(app: FastifyInstance, o: RequestLogOptions): Req
   const budget = new LineBudget(o.maxPerSecond)
   const recorderFor = (route: string): RouteRecorder => {
     const observe = o.observe?.(route)
-    return (req, status, seconds, bytes) => {
-      observe?.(req.method, status, seconds)
+    return (method, id, status, seconds, bytes) => {
+      observe?.(method, status, seconds)
       if (o.sample === 0) return
       const always = status >= 500 || seconds >= SLOW_SECONDS
       if (!always && (++seen % o.sample !== 0 || !budget.take())) return
-      const line = { reqId: req.id, route, method: req.method, status, ms: Math.round(seconds * 10_000) / 10, bytes }
+      const line = { reqId: id, route, method, status, ms: Math.round(seconds * 10_000) / 10, bytes }
       const skipped = budget.skippedSinceLastLine()
       o.log.info(skipped ? { ...line, skipped } : line, 'request')
     }
@@ -71,7 +71,7 @@ export function observeRequests(app: FastifyInstance, o: RequestLogOptions): Req
   const hookFor = (route: string): OnResponse => {
     const record = recorderFor(route)
     return (req, reply, done) => {
-      record(req, reply.statusCode, reply.elapsedTime / 1000, Number(reply.getHeader('content-length') ?? 0))
+      record(req.method, req.id, reply.statusCode, reply.elapsedTime / 1000, Number(reply.getHeader('content-length') ?? 0))
       done()
     }
   }

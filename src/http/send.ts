@@ -45,7 +45,7 @@ type RepresentationFor = (req: FastifyRequest) => Representation | Promise<Repre
  * A GET route answered with the representation `pick` gives. With recording on, the route records each answer itself
  * right after writing it, errors included, so Fastify runs no per-request hook for it (see request-log.ts).
  */
-export function representationRoute(ctx: HttpContext, url: string, pick: RepresentationFor): void {
+export function representationRoute(ctx: HttpContext, url: string, pick: RepresentationFor): RouteRecorder | undefined {
   const record = ctx.recorderFor?.(url)
   const handler = (req: FastifyRequest, reply: FastifyReply) => {
     const started = record ? performance.now() : 0
@@ -61,17 +61,28 @@ export function representationRoute(ctx: HttpContext, url: string, pick: Represe
     }
   }
   getRoute(ctx, url, handler, { config: { recordsItself: record !== undefined } })
+  return record
+}
+
+/**
+ * A GET route whose answer depends on its path alone (no parameters; nothing of the request but the content-coding and
+ * the preconditions): registered like any other, and listed for the fast path, which answers it before node:http
+ * makes a request of it (fast-path.ts). The route still answers what the fast path leaves (a query string, a 412).
+ */
+export function pathRoute(ctx: HttpContext, url: string, current: () => Representation | Promise<Representation>): void {
+  const record = representationRoute(ctx, url, current)
+  ctx.byPath.set(url, { current, record })
 }
 
 function answer(req: FastifyRequest, reply: FastifyReply, rep: Representation, record: RouteRecorder | undefined, started: number): FastifyReply {
   const bytes = writeRepresentation(req, reply, rep)
-  record?.(req, reply.raw.statusCode, (performance.now() - started) / 1000, bytes)
+  record?.(req.method, req.id, reply.raw.statusCode, (performance.now() - started) / 1000, bytes)
   return reply
 }
 
 /** The error goes on to the error handler, which answers it; it is recorded once that answer is sent. */
 function failed(req: FastifyRequest, reply: FastifyReply, err: unknown, record: RouteRecorder | undefined, started: number): never {
-  if (record) reply.raw.once('finish', () => record(req, reply.statusCode, (performance.now() - started) / 1000, Number(reply.getHeader('content-length') ?? 0)))
+  if (record) reply.raw.once('finish', () => record(req.method, req.id, reply.statusCode, (performance.now() - started) / 1000, Number(reply.getHeader('content-length') ?? 0)))
   throw err
 }
 

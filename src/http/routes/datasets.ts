@@ -1,5 +1,5 @@
 import type { HttpContext } from '../context.js'
-import { representationRoute } from '../send.js'
+import { pathRoute } from '../send.js'
 import type { Representation, Snapshot } from '../../snapshot/index.js'
 
 const DATASETS: Record<string, (s: Snapshot) => Representation> = {
@@ -12,10 +12,10 @@ const DATASETS: Record<string, (s: Snapshot) => Representation> = {
 /** The datasets and the three WebSub topics: bytes straight from the current snapshot. */
 export function datasetRoutes(ctx: HttpContext): void {
   for (const [url, pick] of Object.entries(DATASETS)) {
-    representationRoute(ctx, url, () => pick(ctx.holder.current))
+    pathRoute(ctx, url, () => pick(ctx.holder.current))
   }
 }
 
 export function staticRoute(ctx: HttpContext, url: string, rep: Representation): void {
-  representationRoute(ctx, url, () => rep)
+  pathRoute(ctx, url, () => rep)
 }

@@ -6,7 +6,7 @@ import { API_REFERENCE_INIT_SCRIPT, PATHS, renderApiReferencePage, renderDevelop
 import { FEED_SIZE, representComputed, topics, type Representation } from '../../snapshot/index.js'
 import { staticSince, type HttpContext } from '../context.js'
 import { PAGE_CSP, pagePolicy, pageRoute } from '../pages.js'
-import { representationRoute } from '../send.js'
+import { pathRoute } from '../send.js'
 
 /**
  * The policy of every page, plus what Swagger UI needs: its script and stylesheet files from this site, and
@@ -32,8 +32,8 @@ export function developerDocsRoutes(ctx: HttpContext, websub: WebSubSettings, em
     init: `${PATHS.apiReference}/init.js`
   }
   const facts = developerFacts(ctx, websub, embedAllowedOrigins)
-  pageRoute(ctx, PATHS.developers, { render: (site) => renderDevelopersPage(site, facts) }, { headers: { 'content-security-policy': GUIDE_CSP } })
-  pageRoute(ctx, PATHS.apiReference, { render: (site) => renderApiReferencePage(site, assets) }, { headers: { 'content-security-policy': API_REFERENCE_CSP } })
+  pageRoute(ctx, PATHS.developers, (site) => renderDevelopersPage(site, facts), { headers: { 'content-security-policy': GUIDE_CSP } })
+  pageRoute(ctx, PATHS.apiReference, (site) => renderApiReferencePage(site, assets), { headers: { 'content-security-policy': API_REFERENCE_CSP } })
   assetRoute(ctx, assets.stylesheet, () => swagger.read('swagger-ui.css'), { contentType: CSS, cacheControl: IMMUTABLE })
   assetRoute(ctx, assets.bundle, () => swagger.read('swagger-ui-bundle.js'), { contentType: JS, cacheControl: IMMUTABLE })
   assetRoute(ctx, assets.init, () => API_REFERENCE_INIT_SCRIPT, { contentType: JS })
@@ -66,10 +66,11 @@ function swaggerUiDist() {
 
 /** A file built into a representation on its first request (a megabyte of script costs nothing at start) and kept. */
 function assetRoute(ctx: HttpContext, url: string, read: () => string | Buffer, o: { contentType: string; cacheControl?: string }): void {
-  let rep: Promise<Representation> | undefined
+  let built: Representation | undefined
+  let building: Promise<Representation> | undefined
   const build = async () => {
     const content = read()
-    return representComputed(content, { ...o, lastModified: await staticSince(ctx, content) })
+    return (built = representComputed(content, { ...o, lastModified: await staticSince(ctx, content) }))
   }
-  representationRoute(ctx, url, () => (rep ??= build()))
+  pathRoute(ctx, url, () => built ?? (building ??= build()))
 }

@@ -4,7 +4,7 @@ import { renderHome, renderReviewPage, renderReviewsPage } from '../../pages/ind
 import { CONTENT_TYPES, representComputed, type Snapshot } from '../../snapshot/index.js'
 import type { HttpContext } from '../context.js'
 import { prefersHtml } from '../negotiation.js'
-import { pageRepresentation, pageRoute, siteData } from '../pages.js'
+import { keyedPageRoute, pageRepresentation, pageRoute, siteData } from '../pages.js'
 import { queryReader } from '../query-decoding.js'
 import { representationRoute } from '../send.js'
 
@@ -16,7 +16,7 @@ export function pageRoutes(ctx: HttpContext): void {
   pageRoute(
     ctx,
     '/',
-    { key: () => 'home', render: renderHome },
+    renderHome,
     {
       headers: {
         // RFC 8288 links so an agent finds the API description, the feeds and the hub without parsing HTML.
@@ -29,7 +29,7 @@ export function pageRoutes(ctx: HttpContext): void {
       }
     }
   )
-  pageRoute(ctx, '/reviews', { key: (req) => `reviews:${listPage(req)}`, render: (site, req) => renderReviewsPage(site, listPage(req)) })
+  keyedPageRoute(ctx, '/reviews', { key: (req) => `reviews:${listPage(req)}`, render: (site, req) => renderReviewsPage(site, listPage(req)) })
   representationRoute(ctx, '/reviews/:id', (req) => {
     const snap = ctx.holder.current
     const { id } = req.params as { id: string }
