@@ -48,8 +48,12 @@ interface Heads {
 export class FastPath {
   private readonly sockets = new Set<Socket>()
   private readonly heads = new WeakMap<Variant, Heads>()
-  /** Node's Keep-Alive field, which it sends with a keep-alive timeout. */
+  /** Node's Connection and Keep-Alive fields, as it sends them with a keep-alive timeout. */
   private readonly keepAlive: string
+  private tailDate = ''
+  private tailLines = ''
+  /** Whether the socket being written was corked while answering the chunk read from it. */
+  private corked = false
 
   constructor(private readonly o: FastPathOptions) {
     const seconds = Math.floor(o.keepAliveMs / 1000)
@@ -101,21 +105,26 @@ export class FastPath {
   private answerAll(socket: Socket, chunk: Buffer): number {
     const text = chunk.toString('latin1')
     let at = 0
-    socket.cork()
     try {
       while (at < text.length) {
         const head = readSimpleHead(text, at)
-        if (!head || !this.answer(socket, head)) break
+        if (!head || !this.answer(socket, head, head.end < text.length)) break
         at = head.end
       }
     } finally {
-      socket.uncork()
+      if (this.corked) {
+        this.corked = false
+        socket.uncork()
+      }
     }
     return at
   }
 
-  /** Writes the answer to one request; false when it is not one for this path (nothing written). */
-  private answer(socket: Socket, head: SimpleHead): boolean {
+  /**
+   * Writes the answer to one request; false when it is not one for this path (nothing written). `more`: other bytes
+   * came with it, so its answer waits to go out with theirs.
+   */
+  private answer(socket: Socket, head: SimpleHead, more: boolean): boolean {
     const route = this.o.routes.get(head.target)
     if (!route) return false
     const rep = route.current()
@@ -127,15 +136,26 @@ export class FastPath {
     if (outcome === 'failed') return false
     const id = this.o.ids.for(head.requestId)
     const heads = this.headsOf(variant)
-    const tail = `x-request-id: ${id}\r\nDate: ${httpDate()}\r\n${this.keepAlive}\r\n`
-    if (outcome === 'not-modified') {
-      socket.write(heads.notModified + tail, 'latin1')
-    } else {
-      socket.write(heads.ok + tail, 'latin1')
-      if (head.method === 'GET') socket.write(variant.body)
+    const body = outcome === 'perform' && head.method === 'GET' ? variant.body : undefined
+    // A head and a body, or the answers to requests that came together, go out in one system call.
+    if (!this.corked && (body !== undefined || more)) {
+      socket.cork()
+      this.corked = true
     }
+    socket.write(`${outcome === 'not-modified' ? heads.notModified : heads.ok}x-request-id: ${id}${this.tail()}`, 'latin1')
+    if (body !== undefined) socket.write(body)
     route.record?.(head.method, id, outcome === 'not-modified' ? 304 : 200, (performance.now() - started) / 1000, outcome === 'not-modified' ? 0 : variant.body.length)
     return true
+  }
+
+  /** The lines after the request id, to the empty line: Date (which changes once a second), Connection, Keep-Alive. */
+  private tail(): string {
+    const now = httpDate()
+    if (now !== this.tailDate) {
+      this.tailDate = now
+      this.tailLines = `\r\nDate: ${now}\r\n${this.keepAlive}\r\n`
+    }
+    return this.tailLines
   }
 
   private headsOf(variant: Variant): Heads {

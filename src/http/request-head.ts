@@ -20,13 +20,22 @@ export interface SimpleHead {
  * token name, a colon and a value of visible ASCII, spaces and tabs, each ended by CRLF, then an empty line. No bare
  * CR or LF, no line folding, no bytes past ASCII. The `y` flag anchors it where the previous request ended.
  */
-const HEAD = /(GET|HEAD) (\/[!-~]*) HTTP\/1\.1\r\n((?:[!#$%&'*+\-.^_`|~0-9A-Za-z]+:[\t\x20-\x7e]*\r\n){0,100})\r\n/y
+const HEAD = /(GET|HEAD) (\/[!-~]*) HTTP\/1\.1\r\n(?:[!#$%&'*+\-.^_`|~0-9A-Za-z]+:[\t\x20-\x7e]*\r\n){0,100}\r\n/y
 
 /** The longest head taken here; Node's own limit for a whole head is 16 KiB. */
 const MAX_HEAD = 8192
 
 /** Fields that frame a body, change the connection or ask for something else than a plain answer. */
-const REFUSED = new Set(['content-length', 'transfer-encoding', 'upgrade', 'expect', 'te', 'trailer', 'http2-settings'])
+const REFUSED = ['content-length', 'transfer-encoding', 'upgrade', 'expect', 'te', 'trailer', 'http2-settings']
+
+/**
+ * The field names looked at (lower case), by length: every other field is passed over without copying its name or
+ * value (a head is read on every request of the fast path).
+ */
+const KNOWN = new Map<number, string[]>()
+for (const name of ['host', 'accept-encoding', 'if-none-match', 'if-modified-since', 'if-match', 'if-unmodified-since', 'x-request-id', 'connection', ...REFUSED]) {
+  KNOWN.set(name.length, [...(KNOWN.get(name.length) ?? []), name])
+}
 
 /**
  * Reads the request head that starts at `start` in `text` (bytes as latin1), or returns null when there is none the
@@ -40,21 +49,37 @@ export function readSimpleHead(text: string, start: number): SimpleHead | null {
   const m = HEAD.exec(text)
   if (!m || HEAD.lastIndex - start > MAX_HEAD) return null
   const head: SimpleHead = { method: m[1] as 'GET' | 'HEAD', target: m[2]!, acceptEncoding: undefined, conditional: {}, requestId: undefined, end: HEAD.lastIndex }
-  const fields = m[3]!
+  // The fields run from after the request line ("GET /x HTTP/1.1\r\n") to the empty line.
+  const last = head.end - 2
   let hosts = 0
-  for (let at = 0; at < fields.length; ) {
-    const eol = fields.indexOf('\r\n', at)
-    const colon = fields.indexOf(':', at)
-    const name = fields.slice(at, colon).toLowerCase()
-    const value = fields.slice(colon + 1, eol).trim()
+  for (let at = start + m[1]!.length + m[2]!.length + 12; at < last; ) {
+    const colon = text.indexOf(':', at)
+    const eol = text.indexOf('\r\n', colon)
+    const name = knownName(text, at, colon - at)
     at = eol + 2
+    if (name === undefined) continue
     if (name === 'host') hosts++
-    else if (!take(head, name, value)) return null
+    else if (!take(head, name, text.slice(colon + 1, eol).trim())) return null
   }
   return hosts === 1 ? head : null
 }
 
-/** Records a field in `head`; false when the request is not one for the fast path. */
+/** The lower-case name of the field whose name is text[at, at + length), when it is one of KNOWN. */
+function knownName(text: string, at: number, length: number): string | undefined {
+  const candidates = KNOWN.get(length)
+  if (candidates === undefined) return undefined
+  next: for (const name of candidates) {
+    for (let i = 0; i < length; i++) {
+      const c = text.charCodeAt(at + i)
+      // ASCII upper case to lower case; the head's form allows nothing else that could change.
+      if ((c >= 0x41 && c <= 0x5a ? c | 0x20 : c) !== name.charCodeAt(i)) continue next
+    }
+    return name
+  }
+  return undefined
+}
+
+/** Records a known field in `head`; false when the request is not one for the fast path. */
 function take(head: SimpleHead, name: string, value: string): boolean {
   switch (name) {
     case 'accept-encoding':
@@ -75,6 +100,6 @@ function take(head: SimpleHead, name: string, value: string): boolean {
     case 'connection':
       return value.toLowerCase() === 'keep-alive'
     default:
-      return !REFUSED.has(name)
+      return false
   }
 }
