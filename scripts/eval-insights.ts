@@ -20,8 +20,8 @@
  * labellers agree, and the engine's score against each.
  */
 import { compare, evaluate, readingOf, type LabelledReview, type Scores } from '../src/insights/evaluate.js'
-import { ASPECT_MODEL } from '../src/insights/model.js'
-import { crossValidate, example, FOLDS, hasEval, readEval, SEEN, settingName, tallyLine, type Setting } from './lib/insights-model.js'
+import { LEARNED_MODEL } from '../src/insights/model.js'
+import { crossValidate, example, FOLDS, hasEval, readEval, SEEN, settingName, tallyLine } from './lib/insights-model.js'
 
 const args = process.argv.slice(2)
 const flags = new Set(args)
@@ -63,7 +63,7 @@ const all = earlier.length ? evaluate(business, earlier.flatMap((s) => sets[s]!)
 if (all && earlier.length > 1) console.log(line(earlier.length === EARLIER.length ? 'all earlier sets' : `earlier: ${earlier.join(',')}`, all))
 const blinds = names.filter((s) => s.startsWith('blind'))
 // The learned part is trained on the seen sets, so on them its lines are in-sample; the rules alone are not trained.
-if (ASPECT_MODEL) for (const name of names) console.log(line(`${name}, rules alone`, evaluate(business, sets[name]!, { model: null })))
+if (LEARNED_MODEL) for (const name of names) console.log(line(`${name}, rules alone`, evaluate(business, sets[name]!, { model: null })))
 const tagged = names.flatMap((s) => sets[s]!)
 if (flags.has('--tags')) {
   const tags = [...new Set(tagged.flatMap((r) => r.tags))].sort()
@@ -76,11 +76,11 @@ for (const b of blinds) confusion(b, scores[b]!)
 agreement()
 if (!flags.has('--no-cv')) {
   const seen = SEEN.flatMap((s) => readEval(`${s}.json`) as LabelledReview[]).map(example)
-  const shipped: Setting[] = ASPECT_MODEL ? [{ threshold: ASPECT_MODEL.threshold, keep: ASPECT_MODEL.keep ?? 0, withRules: Object.values(ASPECT_MODEL.aspects).some((a) => '§found' in a.weights) }] : []
+  const shipped = LEARNED_MODEL ? [LEARNED_MODEL.threshold] : []
   const { rules, learned } = crossValidate(seen, shipped)
   console.log(`\n${FOLDS}-fold cross-validation over the seen sets, ${SEEN.join(', ')} (${seen.length} reviews; the model of each fold is trained on the other folds)`)
   console.log(tallyLine('rules alone', rules))
-  for (const s of shipped) console.log(tallyLine(`rules + model (${settingName(s)})`, learned.get(settingName(s))!))
+  for (const t of shipped) console.log(tallyLine(settingName(t), learned.get(t)!))
 }
 /**
  * Where a second labeller read a set on their own (data/eval/<set>.second.json: the same reviews' labels, written

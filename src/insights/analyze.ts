@@ -2,7 +2,7 @@ import type { Review, ReviewAnalysis } from '../domain/index.js'
 import type { MentionIndex } from '../mentions/index.js'
 import { statedDurations } from './durations.js'
 import { keyphrases, type Keyphrase } from './keyphrases.js'
-import { decide, type CompiledModel } from './model.js'
+import { readReview, type CompiledModel, type RuleEvidence } from './model.js'
 import { parseText, tokensText, type Sentence, type Token } from './nlp.js'
 import { scoreSentence, type ScoredClause } from './scoring.js'
 import type { CompiledTaxonomy, TermHit } from './taxonomy.js'
@@ -10,7 +10,7 @@ import type { CompiledTaxonomy, TermHit } from './taxonomy.js'
 export interface AnalysisContext {
   taxonomy: CompiledTaxonomy
   mentions: MentionIndex
-  /** The learned aspect detector (model.ts, compiled), for the built-in taxonomy only. */
+  /** The learned reader (model.ts, compiled), for the built-in taxonomy only. */
   model?: CompiledModel | undefined
 }
 
@@ -58,7 +58,7 @@ export function analyzeReview(review: Review, ctx: AnalysisContext): ReviewWork 
   for (const s of sentences) scored.push(scoreSentence(s, ctx.taxonomy, scored.at(-1)?.at(-1)).map((c) => readIrony(c, review.rating)))
   const clauses = scored.flat()
   const found = aspectMentions(clauses, review.rating)
-  const aspects = ctx.model ? [...withModel(ctx.model, sentences, clauses, found, review.rating)] : found
+  const aspects = ctx.model ? learnedAspects(ctx.model, sentences, found, review.rating) : found
   const judgements = aspects.map((a) => a.result.sentiment)
   return {
     ...base,
@@ -217,32 +217,17 @@ function aspectMentions(clauses: ScoredClause[], rating: number) {
 type Mention = ReturnType<typeof aspectMentions>[number]
 
 /**
- * The rules' aspects as the learned model judges them: those it finds unlikely dropped, those it is sure of and the
- * rules missed added. An added aspect takes the judgement of the clause whose words weigh most for it in the model, or
- * the stars' side when that clause judges nothing.
+ * The aspects as the learned reader decides them, with what the rules found among its features: which aspects the
+ * review judges, and their polarity. One the rules found keeps their phrases; one they missed has none.
  */
-function withModel(model: CompiledModel, sentences: Sentence[], clauses: ScoredClause[], found: Mention[], rating: number): Mention[] {
-  const evidence = new Map(found.map((a) => [a.result.id, { judged: a.phrases.some((p) => p.judged), sentiment: a.result.sentiment, phrases: a.phrases.length }]))
-  const { added, dropped } = decide(model, sentences, evidence)
-  return [...found.filter((a) => !dropped.includes(a.result.id)), ...learnedMentions(model, clauses, added, rating)]
-}
-
-function learnedMentions(model: CompiledModel, clauses: ScoredClause[], added: string[], rating: number): Mention[] {
-  return added.map((id) => {
-    const k = model.ids.indexOf(id)
-    // The clause whose words weigh most for the aspect (the first of equals), each clause weighed once.
-    let best = clauses[0]!
-    let most = -1
-    for (const c of clauses) {
-      let w = 0
-      for (const t of c.tokens) w += Math.max(0, model.unigrams.get(t.lemma)?.[k] ?? 0)
-      if (w > most) [best, most] = [c, w]
-    }
-    const stated = clauseScore(best)
-    const score = round(Math.abs(stated) >= SIGNAL ? stated : prior(rating))
-    const sentiment = score > SIGNAL ? 'positive' : score < -SIGNAL ? 'negative' : 'neutral'
-    return { result: { id, sentiment, score, phrases: [] } as ReviewAnalysis['aspects'][number], phrases: [] as PhraseUse[] }
-  })
+function learnedAspects(model: CompiledModel, sentences: Sentence[], found: Mention[], rating: number): Mention[] {
+  const evidence = new Map<string, RuleEvidence>(
+    found.map((a) => [a.result.id, { judged: a.phrases.some((p) => p.judged), sentiment: a.result.sentiment, score: a.result.score, lemmas: a.phrases.flatMap((p) => p.key.split(' ')) }])
+  )
+  const read = new Map(readReview(model, sentences, rating, evidence).map((a) => [a.id, a]))
+  const kept = found.filter((a) => read.has(a.result.id)).map((a) => ({ ...a, result: { ...a.result, ...read.get(a.result.id)!, phrases: a.result.phrases } }))
+  const added = [...read.values()].filter((a) => !evidence.has(a.id)).map((a) => ({ result: { ...a, phrases: [] as string[] }, phrases: [] as PhraseUse[] }))
+  return [...kept, ...added]
 }
 
 const FUNCTION_POS = new Set(['DET', 'PRON', 'AUX', 'PUNCT', 'ADP', 'CCONJ', 'SCONJ', 'PART', 'SYM', 'NUM'])

@@ -7,13 +7,9 @@ import { mean, pct, round3 } from './aggregate/numbers.js'
 import { pullQuote, summary } from './aggregate/summary.js'
 import { temporal } from './aggregate/temporal.js'
 import { topics } from './aggregate/topics.js'
+import { analyzeOnAllCores } from './analysis-pool.js'
 import { analyzeReview, type AnalysisContext, type ReviewWork } from './analyze.js'
-import { FUNERAL_HOME_TAXONOMY } from './funeral-home-taxonomy.js'
-import { ASPECT_MODEL, compileModel } from './model.js'
-import { compileTaxonomy } from './taxonomy.js'
-
-/** Compiled once per process; every engine of the built-in taxonomy shares it. */
-const SHIPPED = ASPECT_MODEL ? compileModel(ASPECT_MODEL) : undefined
+import { analysisContext } from './context.js'
 
 export const INSIGHTS_VERSION = 1
 export const MODEL = 'reviews-service-absa/1'
@@ -30,8 +26,17 @@ export class InsightsEngine {
     readonly business: Business,
     mentions: MentionIndex
   ) {
-    // The learned model knows the built-in aspects only; a business's own taxonomy is read by the rules alone.
-    this.ctx = { taxonomy: compileTaxonomy(business.taxonomy ?? FUNERAL_HOME_TAXONOMY), mentions, model: business.taxonomy ? undefined : SHIPPED }
+    this.ctx = analysisContext(business, mentions)
+  }
+
+  /**
+   * Analyses, on every core, the reviews not analysed yet, so that compute() finds them all done: what a first build
+   * of many reviews costs is then shared among the cores. compute() alone gives the same document, on one core.
+   */
+  async prepare(reviews: readonly Review[]): Promise<void> {
+    const missing = reviews.filter((r) => this.cache.get(r.id)?.updatedAt !== r.updated_at)
+    const works = await analyzeOnAllCores(this.business, missing, (r) => analyzeReview(r, this.ctx))
+    missing.forEach((r, i) => this.cache.set(r.id, { updatedAt: r.updated_at, work: works[i]! }))
   }
 
   /** `reviews` newest first, as published; `generatedAt` is when they last changed. */

@@ -2,7 +2,7 @@ import { Business, type Review } from '../domain/index.js'
 import { buildMentionIndex } from '../mentions/index.js'
 import { analyzeReview } from './analyze.js'
 import { FUNERAL_HOME_TAXONOMY } from './funeral-home-taxonomy.js'
-import { ASPECT_MODEL, compileModel, type AspectModel } from './model.js'
+import { compileModel, LEARNED_MODEL, type LearnedModel } from './model.js'
 import { compileTaxonomy } from './taxonomy.js'
 
 /** A hand-labelled review: what a careful reader says the text is about. */
@@ -53,11 +53,11 @@ export interface Reading {
  * (staff and services) as (review, entity) pairs. Uses the business's taxonomy, or the built-in one with the shipped
  * learned model unless `model` says otherwise (null: the rules alone).
  */
-export function evaluate(businessInput: unknown, labelled: readonly LabelledReview[], options: { model?: AspectModel | null } = {}): Scores {
+export function evaluate(businessInput: unknown, labelled: readonly LabelledReview[], options: { model?: LearnedModel | null } = {}): Scores {
   const business = Business.parse(businessInput)
   const mentions = buildMentionIndex(business)
   const taxonomy = compileTaxonomy(business.taxonomy ?? FUNERAL_HOME_TAXONOMY)
-  const chosen = options.model === undefined ? ASPECT_MODEL : options.model
+  const chosen = options.model === undefined ? LEARNED_MODEL : options.model
   const model = business.taxonomy || !chosen ? undefined : compileModel(chosen)
   const readings = new Map<string, Reading>()
   for (const l of labelled) {

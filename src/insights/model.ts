@@ -1,148 +1,334 @@
 /**
- * The learned part beside the rules: per aspect, a logistic regression over the review's lemma unigrams and bigrams,
- * trained by scripts/train-insights-model.ts on the labelled dev sets and kept as weights in aspect-model.json. It only
- * adds aspects the rules missed when it is confident; the rules judge polarity. Pure arithmetic over the tokens:
+ * The learned part beside the rules (issue 13): a reader trained on labelled reviews that decides, for each aspect,
+ * whether a review judges it (logistic regression) and with what polarity (softmax regression), from the review's
+ * words, its stars and what the rules found in it. scripts/train-insights-model.ts trains it (5-fold cross-validation
+ * decides whether it ships) and writes the weights to learned-model.json. Pure arithmetic over the tokens:
  * deterministic, no network.
  */
-import shipped from './aspect-model.json' with { type: 'json' }
-import type { Sentence, Token } from './nlp.js'
+import shipped from './learned-model.json' with { type: 'json' }
+import type { Sentence } from './nlp.js'
 
-export interface AspectModel {
-  /** Probability above which an aspect the rules did not find is added. */
-  threshold: number
-  /**
-   * Probability below which an aspect the rules found is dropped (0: never). Optional: a model without it only adds.
-   */
-  keep?: number
-  /**
-   * Per aspect: bias and feature weights: lemma unigrams and bigrams ("kind", "call back") and, when the model was
-   * trained with them, what the rules found for that aspect (`§found`, `§judged`, `§neutral`, `§single`: see
-   * ruleFeatures).
-   */
-  aspects: Record<string, { bias: number; weights: Record<string, number> }>
-}
+export const POLARITIES = ['positive', 'negative', 'neutral', 'mixed'] as const
+export type Polarity = (typeof POLARITIES)[number]
 
 /** What the rules found for one aspect of a review. */
 export interface RuleEvidence {
-  /** The aspect's mentions carry a judgement in their own words (not only the context or the stars). */
+  /** Its phrases hold words that judge it, not only its name. */
   judged: boolean
-  sentiment: string
-  /** How many distinct phrasings mention it. */
-  phrases: number
+  sentiment: Polarity
+  score: number
+  /** The lemmas of its phrases' content words. */
+  lemmas: string[]
 }
 
-/**
- * The rules' findings for one aspect as features of that aspect's model: found at all, found with words that judge it,
- * found only as a neutral fact, found once.
- */
-export function ruleFeatures(evidence: RuleEvidence | undefined): string[] {
-  if (!evidence) return []
-  const out = ['§found']
-  if (evidence.judged) out.push('§judged')
-  if (evidence.sentiment === 'neutral') out.push('§neutral')
-  if (evidence.phrases <= 1) out.push('§single')
-  return out
+export interface LearnedModel {
+  /** The version of the features below: weights trained for other features are refused. */
+  features: typeof FEATURES_VERSION
+  /** Probability from which an aspect is found. */
+  threshold: number
+  /** Per aspect: the bias and the feature weights of its presence model. */
+  presence: Record<string, { bias: number; weights: Record<string, number> }>
+  /** The polarity model: a bias and, per feature, a weight for each of POLARITIES in order. */
+  polarity: { bias: number[]; weights: Record<string, number[]> }
 }
+
+export const FEATURES_VERSION = 2
 
 const SKIP = new Set(['PUNCT', 'PROPN', 'SYM', 'NUM', 'X'])
 
-/** The words a feature is made of: lemmas, names and punctuation left out. */
-const lemmasOf = (s: Sentence) => s.tokens.filter((t: Token) => !SKIP.has(t.pos)).map((t) => t.lemma)
-
-/** Features of a review as the trainer sees them: lemma unigrams and bigrams. */
-export function features(sentences: readonly Sentence[]): Set<string> {
+/** A review's words as features: lemma unigrams and bigrams, names, numbers and punctuation left out. */
+export function wordFeatures(sentences: readonly Sentence[]): Set<string> {
   const out = new Set<string>()
-  for (const s of sentences) {
-    const lemmas = lemmasOf(s)
-    lemmas.forEach((l, i) => {
-      out.add(l)
-      if (i > 0) out.add(`${lemmas[i - 1]} ${l}`)
-    })
-  }
-  return out
-}
-
-/**
- * The weights arranged for reading a review once: per unigram and per bigram (first word, then second) a vector of
- * one weight per aspect, so a review costs one lookup per word and no strings are built.
- */
-export interface CompiledModel {
-  threshold: number
-  keep: number
-  ids: string[]
-  bias: Float64Array
-  /**
-   * Per feature, one weight per aspect and, in the last slot, the number of the last reading that counted it: a feature
-   * counts once per review, as in training, without a set of seen features per review.
-   */
-  unigrams: Map<string, Float64Array>
-  bigrams: Map<string, Map<string, Float64Array>>
-  /** Readings so far (the stamp of the last slot). */
-  readings: { n: number }
-  /** The model was trained with the rules' findings as features. */
-  withRules: boolean
-}
-
-export function compileModel(model: AspectModel): CompiledModel {
-  const ids = Object.keys(model.aspects)
-  const unigrams = new Map<string, Float64Array>()
-  const bigrams = new Map<string, Map<string, Float64Array>>()
-  const vector = (feature: string) => {
-    const [a, b] = feature.split(' ')
-    if (b === undefined) return unigrams.get(a!) ?? unigrams.set(a!, new Float64Array(ids.length + 1)).get(a!)!
-    const inner = bigrams.get(a!) ?? bigrams.set(a!, new Map()).get(a!)!
-    return inner.get(b) ?? inner.set(b, new Float64Array(ids.length + 1)).get(b)!
-  }
-  ids.forEach((id, k) => {
-    for (const [feature, w] of Object.entries(model.aspects[id]!.weights)) vector(feature)[k] = w
-  })
-  const bias = Float64Array.from(ids.map((id) => model.aspects[id]!.bias))
-  const withRules = ids.some((id) => Object.keys(model.aspects[id]!.weights).some((f) => f.startsWith('§')))
-  return { threshold: model.threshold, keep: model.keep ?? 0, ids, bias, unigrams, bigrams, readings: { n: 0 }, withRules }
-}
-
-/** The model's probability for each of its aspects (in the order of `ids`), given the words and what the rules found. */
-export function probabilities(model: CompiledModel, sentences: readonly Sentence[], rules: ReadonlyMap<string, RuleEvidence>): Float64Array {
-  const z = Float64Array.from(model.bias)
-  const n = z.length
-  // Each feature counts once per review, as in training: a feature's last slot holds the reading that counted it.
-  const stamp = ++model.readings.n
   for (const s of sentences) {
     let previous: string | undefined
     for (const t of s.tokens) {
       if (SKIP.has(t.pos)) continue
-      const one = model.unigrams.get(t.lemma)
-      if (one && one[n] !== stamp) {
-        one[n] = stamp
-        for (let k = 0; k < n; k++) z[k]! += one[k]!
-      }
-      const two = previous === undefined ? undefined : model.bigrams.get(previous)?.get(t.lemma)
-      if (two && two[n] !== stamp) {
-        two[n] = stamp
-        for (let k = 0; k < n; k++) z[k]! += two[k]!
-      }
+      out.add(t.lemma)
+      if (previous !== undefined) out.add(`${previous} ${t.lemma}`)
       previous = t.lemma
     }
   }
-  // The rule features are the aspect's own: only the weight of its own model counts.
-  if (model.withRules) model.ids.forEach((id, k) => {
-    for (const f of ruleFeatures(rules.get(id))) z[k]! += model.unigrams.get(f)?.[k] ?? 0
-  })
-  for (let k = 0; k < n; k++) z[k] = 1 / (1 + Math.exp(-z[k]!))
-  return z
+  return out
 }
 
-/** Aspects the model adds to those the rules found, and those of the rules' it drops. */
-export function decide(model: CompiledModel, sentences: readonly Sentence[], rules: ReadonlyMap<string, RuleEvidence>): { added: string[]; dropped: string[] } {
-  const p = probabilities(model, sentences, rules)
-  return {
-    added: model.ids.filter((id, k) => !rules.has(id) && p[k]! >= model.threshold),
-    dropped: model.ids.filter((id, k) => rules.has(id) && p[k]! < model.keep)
+/** The names of the features besides the words, for training (the functions below) and for compiling alike. */
+const NAMES = {
+  stars: (rating: number) => `§stars:${rating}`,
+  any: (aspect: string) => `§any:${aspect}`,
+  judged: (aspect: string) => `§judged:${aspect}`,
+  said: (said: string) => `§said:${said}`,
+  strength: (strength: number | 'none') => `§strength:${strength}`,
+  saidStars: (said: string, rating: number) => `§said:${said}&stars:${rating}`,
+  aspect: (aspect: string) => `§aspect:${aspect}`,
+  aspectSaid: (aspect: string, said: string) => `§aspect:${aspect}&said:${said}`,
+  phrase: (lemma: string) => `§phrase:${lemma}`
+}
+/** What the rules said of an aspect, for the polarity features: a polarity, or nothing. */
+const SAID = [...POLARITIES, 'none'] as const
+const RATINGS = [1, 2, 3, 4, 5]
+/** The rules' score in quarters, -4 to 4. */
+const STRENGTHS = [-4, -3, -2, -1, 0, 1, 2, 3, 4]
+const strengthOf = (score: number) => Math.max(-4, Math.min(4, Math.round(score * 4)))
+const OWN = { none: '§own:none', found: '§own:found', several: '§own:several', one: '§own:one', judged: '§own:judged', neutral: '§own:neutral' }
+
+/** Presence features every aspect's model sees: the stars, and which aspects the rules found (and judged). */
+export function sharedFeatures(rating: number, rules: ReadonlyMap<string, RuleEvidence>): string[] {
+  const out = [NAMES.stars(rating)]
+  for (const [id, e] of rules) {
+    out.push(NAMES.any(id))
+    if (e.judged) out.push(NAMES.judged(id))
   }
+  return out
+}
+
+/** Presence features of one aspect from the rules' own finding on it. */
+export function ownFeatures(evidence: RuleEvidence | undefined): string[] {
+  if (!evidence) return [OWN.none]
+  const out = [OWN.found, evidence.lemmas.length > 1 ? OWN.several : OWN.one]
+  if (evidence.judged) out.push(OWN.judged)
+  if (evidence.sentiment === 'neutral') out.push(OWN.neutral)
+  return out
+}
+
+/** Polarity features of one aspect besides the words: what the rules said of it, and the stars. */
+export function polarityFeatures(aspect: string, evidence: RuleEvidence | undefined, rating: number): string[] {
+  const said = evidence ? evidence.sentiment : 'none'
+  const strength = evidence ? strengthOf(evidence.score) : 'none'
+  return [NAMES.said(said), NAMES.strength(strength), NAMES.stars(rating), NAMES.saidStars(said, rating), NAMES.aspect(aspect), NAMES.aspectSaid(aspect, said), ...(evidence?.lemmas ?? []).map(NAMES.phrase)]
 }
 
 /**
- * The model trained on the seen sets (npm run train:insights -- --write), or null when cross-validation found that no
- * model helped the rules: then the engine runs the rules alone.
+ * The weights arranged for reading a review once, with no string built: the word features' weights in one block, a
+ * row each (a presence weight per aspect, then a polarity weight per polarity, then the number of the last reading
+ * that counted the feature: a feature counts once per review, as in training), found by lemma; the other features as
+ * vectors by what they stand for (an aspect's index, a rating, what the rules said). Amid the rest of the analysis a
+ * reading spends its time waiting for memory, so a row is 32-bit and fills one 64-byte cache line, and a lemma's
+ * number sits in the map itself.
  */
-export const ASPECT_MODEL: AspectModel | null = shipped as AspectModel | null
+export interface CompiledModel {
+  ids: string[]
+  threshold: number
+  /** The presence biases, then zeros for the polarity part: where a reading starts. */
+  start: Float64Array
+  polarityBias: Float64Array
+  /** Per lemma of a feature, its number; by that number, its row (-1: none). */
+  lemmas: Map<string, number>
+  lemmaRow: Int32Array
+  /**
+   * The bigrams by their lemmas' numbers, in compressed sparse rows: those that start with lemma f are at
+   * [bigramStart[f], bigramStart[f + 1]) of bigramSecond (the second lemma's number, in order) and bigramRow (their
+   * row). A few kilobytes of integers, searched by bisection: no string, and little memory to wait for.
+   */
+  bigramStart: Int32Array
+  bigramSecond: Int32Array
+  bigramRow: Int32Array
+  /** The rows, ROW floats each; the same memory as 32-bit integers, for the reading stamps (at STAMP of each row). */
+  rows: Float32Array
+  stamps: Int32Array
+  /** Presence weights (one per aspect): by rating; by the index of the aspect the rules found, or found judged. */
+  stars: Float64Array[]
+  any: Float64Array[]
+  judged: Float64Array[]
+  /** Presence weights of the rules' own finding (OWN), each aspect's for itself. */
+  own: Record<keyof typeof OWN, Float64Array>
+  /** Polarity weights (one per polarity) by what the rules said (SAID index), strength, rating, aspect. */
+  said: Float64Array[]
+  strength: Float64Array[]
+  noStrength: Float64Array
+  polarityStars: Float64Array[]
+  saidStars: Float64Array[][]
+  aspect: Float64Array[]
+  aspectSaid: Float64Array[][]
+  phrase: Map<string, Float64Array>
+  /** Scratch space of one reading (its logits, then one aspect's polarity logits), and the number of readings so far. */
+  logits: Float64Array
+  scratch: Float64Array
+  readings: { n: number }
+}
+
+/** Floats per row, and where in a row its stamp is: 16 floats of 4 bytes fill a 64-byte cache line. */
+const ROW = 16
+const STAMP = ROW - 1
+
+const isSymbol = (feature: string) => feature.startsWith('§')
+
+export function compileModel(model: LearnedModel): CompiledModel {
+  if (model.features !== FEATURES_VERSION) throw new Error(`the learned model was trained for features ${model.features}, not ${FEATURES_VERSION}: train it again (npm run train:insights -- --write)`)
+  const ids = Object.keys(model.presence)
+  const n = ids.length
+  const k = POLARITIES.length
+  if (n + k > STAMP) throw new Error(`a row holds ${STAMP} weights, not ${n + k}`)
+  const lemmas = new Map<string, number>()
+  const lemmaRow: number[] = []
+  const bigrams = new Map<string, [number, number, number]>()
+  const rows: Float64Array[] = []
+  const newRow = () => rows.push(new Float64Array(n + k)) - 1
+  const lemmaId = (lemma: string) => lemmas.get(lemma) ?? lemmas.set(lemma, lemmaRow.push(-1) - 1).get(lemma)!
+  const words = (feature: string) => {
+    const [a, b] = feature.split(' ') as [string, string | undefined]
+    const first = lemmaId(a)
+    if (b === undefined) return rows[lemmaRow[first]! >= 0 ? lemmaRow[first]! : (lemmaRow[first] = newRow())]!
+    const second = lemmaId(b)
+    const key = `${first} ${second}`
+    return rows[(bigrams.get(key) ?? bigrams.set(key, [first, second, newRow()]).get(key)!)[2]]!
+  }
+  // Presence symbols: the weight each aspect's model gives it.
+  const presence = new Map<string, Float64Array>()
+  ids.forEach((id, a) => {
+    for (const [feature, w] of Object.entries(model.presence[id]!.weights)) {
+      if (!isSymbol(feature)) words(feature)[a] = w
+      else (presence.get(feature) ?? presence.set(feature, new Float64Array(n)).get(feature)!)[a] = w
+    }
+  })
+  const polarity = new Map<string, Float64Array>()
+  for (const [feature, ws] of Object.entries(model.polarity.weights)) {
+    if (isSymbol(feature)) polarity.set(feature, Float64Array.from(ws))
+    else words(feature).set(ws, n)
+  }
+  const P = (name: string) => presence.get(name) ?? new Float64Array(n)
+  const Q = (name: string) => polarity.get(name) ?? new Float64Array(k)
+  const start = new Float64Array(n + k)
+  start.set(ids.map((id) => model.presence[id]!.bias))
+  return {
+    ids,
+    threshold: model.threshold,
+    start,
+    polarityBias: Float64Array.from(model.polarity.bias),
+    lemmas,
+    lemmaRow: Int32Array.from(lemmaRow),
+    ...sparseRows([...bigrams.values()], lemmaRow.length),
+    ...pack(rows),
+    stars: [0, ...RATINGS].map((r) => P(NAMES.stars(r))),
+    any: ids.map((id) => P(NAMES.any(id))),
+    judged: ids.map((id) => P(NAMES.judged(id))),
+    own: Object.fromEntries(Object.entries(OWN).map(([key, name]) => [key, P(name)])) as CompiledModel['own'],
+    said: SAID.map((s) => Q(NAMES.said(s))),
+    strength: STRENGTHS.map((x) => Q(NAMES.strength(x))),
+    noStrength: Q(NAMES.strength('none')),
+    polarityStars: [0, ...RATINGS].map((r) => Q(NAMES.stars(r))),
+    saidStars: SAID.map((s) => [0, ...RATINGS].map((r) => Q(NAMES.saidStars(s, r)))),
+    aspect: ids.map((id) => Q(NAMES.aspect(id))),
+    aspectSaid: ids.map((id) => SAID.map((s) => Q(NAMES.aspectSaid(id, s)))),
+    phrase: new Map([...polarity].filter(([name]) => name.startsWith(NAMES.phrase(''))).map(([name, v]) => [name.slice(NAMES.phrase('').length), v])),
+    logits: new Float64Array(n + k),
+    scratch: new Float64Array(k),
+    readings: { n: 0 }
+  }
+}
+
+/** One aspect as the model reads it: its polarity, and a score in [-1, 1], P(positive) - P(negative). */
+export interface LearnedAspect {
+  id: string
+  sentiment: Polarity
+  score: number
+}
+
+/** The aspects the model finds in a review (in the order of its ids), given its words, stars and what the rules found. */
+export function readReview(model: CompiledModel, sentences: readonly Sentence[], rating: number, rules: ReadonlyMap<string, RuleEvidence>): LearnedAspect[] {
+  const n = model.ids.length
+  const width = model.start.length
+  const { rows, stamps } = model
+  // Presence logits of each aspect, then the words' part of the polarity logits.
+  const z = model.logits
+  z.set(model.start)
+  // Stamps wrap around as 32-bit integers; a row counted 2^32 readings ago is long forgotten.
+  const stamp = (model.readings.n = (model.readings.n + 1) | 0 || 1)
+  const count = (r: number | undefined) => {
+    if (r === undefined || r < 0) return
+    const o = r * ROW
+    if (stamps[o + STAMP] === stamp) return
+    stamps[o + STAMP] = stamp
+    for (let i = 0; i < width; i++) z[i]! += rows[o + i]!
+  }
+  for (const s of sentences) {
+    let previous: number | undefined
+    for (const t of s.tokens) {
+      if (SKIP.has(t.pos)) continue
+      const id = model.lemmas.get(t.lemma)
+      if (id !== undefined) {
+        count(model.lemmaRow[id])
+        if (previous !== undefined) count(bigramRow(model, previous, id))
+      }
+      previous = id
+    }
+  }
+  add(z, model.stars[rating])
+  model.ids.forEach((id, a) => {
+    const e = rules.get(id)
+    if (!e) return
+    add(z, model.any[a])
+    if (e.judged) add(z, model.judged[a])
+  })
+  const found: LearnedAspect[] = []
+  model.ids.forEach((id, a) => {
+    const e = rules.get(id)
+    const own = model.own
+    const presence = z[a]! + (e ? own.found[a]! + (e.lemmas.length > 1 ? own.several[a]! : own.one[a]!) + (e.judged ? own.judged[a]! : 0) + (e.sentiment === 'neutral' ? own.neutral[a]! : 0) : own.none[a]!)
+    if (1 / (1 + Math.exp(-presence)) < model.threshold) return
+    found.push({ id, ...polarityOf(model, z.subarray(n), a, e, rating) })
+  })
+  return found
+}
+
+/** The polarity of aspect `a`, from the words' part of its logits and its other polarity features. */
+function polarityOf(model: CompiledModel, words: Float64Array, a: number, e: RuleEvidence | undefined, rating: number): { sentiment: Polarity; score: number } {
+  const z = model.scratch
+  z.set(model.polarityBias)
+  add(z, words)
+  const said = e ? POLARITIES.indexOf(e.sentiment) : SAID.length - 1
+  add(z, model.said[said])
+  add(z, e ? model.strength[strengthOf(e.score) + 4] : model.noStrength)
+  add(z, model.polarityStars[rating])
+  add(z, model.saidStars[said]?.[rating])
+  add(z, model.aspect[a])
+  add(z, model.aspectSaid[a]![said])
+  // Each lemma once, as in training.
+  for (const lemma of new Set(e?.lemmas)) add(z, model.phrase.get(lemma))
+  let top = 0
+  for (let c = 1; c < z.length; c++) if (z[c]! > z[top]!) top = c
+  let sum = 0
+  for (let c = 0; c < z.length; c++) sum += Math.exp(z[c]! - z[top]!)
+  const p = (c: number) => Math.exp(z[c]! - z[top]!) / sum
+  return { sentiment: POLARITIES[top]!, score: Math.round((p(0) - p(1)) * 1000) / 1000 }
+}
+
+/** The bigrams (first lemma, second lemma, row) as compressed sparse rows over `lemmas` first lemmas. */
+function sparseRows(bigrams: [number, number, number][], lemmas: number) {
+  bigrams.sort((a, b) => a[0] - b[0] || a[1] - b[1])
+  const bigramStart = new Int32Array(lemmas + 1)
+  for (const [first] of bigrams) bigramStart[first + 1]!++
+  for (let f = 0; f < lemmas; f++) bigramStart[f + 1]! += bigramStart[f]!
+  return { bigramStart, bigramSecond: Int32Array.from(bigrams, (b) => b[1]), bigramRow: Int32Array.from(bigrams, (b) => b[2]) }
+}
+
+/** The row of the bigram of these two lemmas, or undefined. */
+function bigramRow(model: CompiledModel, first: number, second: number): number | undefined {
+  let lo = model.bigramStart[first]!
+  let hi = model.bigramStart[first + 1]!
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    const at = model.bigramSecond[mid]!
+    if (at === second) return model.bigramRow[mid]
+    if (at < second) lo = mid + 1
+    else hi = mid
+  }
+  return undefined
+}
+
+/** The rows in one block of ROW floats each, with an integer view of the same memory for the stamps. */
+function pack(rows: Float64Array[]): { rows: Float32Array; stamps: Int32Array } {
+  const block = new Float32Array(rows.length * ROW)
+  rows.forEach((r, i) => block.set(r, i * ROW))
+  return { rows: block, stamps: new Int32Array(block.buffer) }
+}
+
+/** Adds `v` into the start of `into` (presence vectors are shorter than a reading's logits). */
+function add(into: Float64Array, v: Float64Array | undefined): void {
+  if (v) for (let i = 0; i < v.length; i++) into[i]! += v[i]!
+}
+
+/**
+ * The model trained on the seen sets and the training corpus (npm run train:insights -- --write), or null when
+ * cross-validation found that it does not help the rules: then the engine runs the rules alone.
+ */
+export const LEARNED_MODEL: LearnedModel | null = shipped as LearnedModel | null

@@ -11,9 +11,17 @@ interface Candidate {
   codes: readonly string[]
 }
 
+/**
+ * Words remembered per question (both are pure functions of the word, asked for every word of every review scanned):
+ * past this many the memory starts afresh.
+ */
+const REMEMBERED = 50_000
+
 /** Finds the one name word a misspelt word most likely stands for, or null if none or several fit equally. */
 export class FuzzyNames {
   private readonly candidates: Candidate[]
+  private readonly nearOf = new Map<string, string[]>()
+  private readonly matchOf = new Map<string, string | null>()
 
   constructor(words: Iterable<string>) {
     this.candidates = [...new Set(words)].filter((w) => w.length >= 5).map((word) => ({ word, codes: doubleMetaphone(word) }))
@@ -23,13 +31,17 @@ export class FuzzyNames {
    * Name words within two edits of `word` with the same first letter: looser than match(), so only used where the
    * rest of a full name matches exactly ("Beatrice Lund" for Beatrix Lund).
    */
-  near(word: string): string[] {
-    if (word.length < 4) return []
-    return this.candidates.filter((c) => c.word[0] === word[0] && distance(word, c.word) <= 2).map((c) => c.word)
+  near(word: string): readonly string[] {
+    if (word.length < 4) return NONE
+    return remembered(this.nearOf, word, () => this.candidates.filter((c) => c.word[0] === word[0] && distance(word, c.word) <= 2).map((c) => c.word))
   }
 
   match(word: string): string | null {
     if (word.length < 4) return null
+    return remembered(this.matchOf, word, () => this.closest(word))
+  }
+
+  private closest(word: string): string | null {
     let codes: readonly string[] | null = null
     let best: string | null = null
     let bestDistance = Infinity
@@ -48,6 +60,16 @@ export class FuzzyNames {
     }
     return tie ? null : best
   }
+}
+
+const NONE: readonly string[] = Object.freeze([])
+
+function remembered<T>(memory: Map<string, T>, word: string, answer: () => T): T {
+  if (memory.has(word)) return memory.get(word)!
+  if (memory.size >= REMEMBERED) memory.clear()
+  const value = answer()
+  memory.set(word, value)
+  return value
 }
 
 /**

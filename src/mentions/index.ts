@@ -97,10 +97,11 @@ class Matcher implements MentionIndex {
 
   private patternAt(words: string[], tokens: Token[], i: number, mode: ScanMode): Pattern | undefined {
     const first = words[i]!
-    const candidates = [
-      ...(this.byFirst.get(first) ?? this.byFirst.get(first.slice(0, -1)) ?? this.byFirst.get(first.slice(0, -2)) ?? []),
-      ...this.fuzzy.near(first).flatMap((w) => this.byFirst.get(w) ?? [])
-    ]
+    const exact = this.byFirst.get(first) ?? this.byFirst.get(first.slice(0, -1)) ?? this.byFirst.get(first.slice(0, -2))
+    const near = this.fuzzy.near(first)
+    // Most words start no pattern: nothing to gather then.
+    if (exact === undefined && near.length === 0) return undefined
+    const candidates = [...(exact ?? []), ...near.flatMap((w) => this.byFirst.get(w) ?? [])]
     return candidates.find((p) => (mode.ignoreCapitalRule || !p.requireCapital || tokens[i]!.capitalized) && this.fullMatch(p, words, tokens, i))
   }
 

@@ -59,6 +59,7 @@ export async function buildSnapshot(stored: PublishedData, urls: Urls, previous?
   const changedAt = new Date(data.changedAt)
   const aggregate = aggregateRating(reviews)
   const insightsEngine = previous?.businessKey === businessKey ? previous.insightsEngine : new InsightsEngine(data.business, mentions)
+  await insightsEngine.prepare(reviews)
   const insights = insightsEngine.compute(reviews, aggregate, data.changedAt)
   return {
     version: data.version,

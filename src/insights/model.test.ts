@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { compileModel, FEATURES_VERSION, ownFeatures, polarityFeatures, POLARITIES, readReview, sharedFeatures, wordFeatures, type LearnedModel, type RuleEvidence } from './model.js'
+import { parseText } from './nlp.js'
+
+/** A hand-made model: compassion from "kind" (and from the rules finding it), pricing from the rules' compassion. */
+const MODEL: LearnedModel = {
+  features: FEATURES_VERSION,
+  threshold: 0.5,
+  presence: {
+    compassion: { bias: -2, weights: { kind: 3, 'so kind': 1, '§own:found': 3 } },
+    pricing: { bias: -2, weights: { '§any:compassion': 3, '§stars:1': -2 } }
+  },
+  polarity: { bias: [0.1, 0, 0, 0], weights: { kind: [2, -1, 0, 0], rude: [-2, 3, 0, 0], '§said:negative': [-4, 4, 0, 0] } }
+}
+
+const read = (text: string, o: { rating?: number; rules?: [string, RuleEvidence][]; model?: Partial<LearnedModel> } = {}) =>
+  readReview(compileModel({ ...MODEL, ...o.model }), parseText(text), o.rating ?? 5, new Map(o.rules ?? []))
+
+const rudeRules: RuleEvidence = { judged: true, sentiment: 'negative', score: -0.6, lemmas: ['rude'] }
+
+test('an aspect is found when its probability reaches the threshold, with the polarity whose probability is highest', () => {
+  // Presence -2 + 3 + 1 = 2 (p = 0.88); polarity logits [2.1, -1, 0, 0]: P(positive) 0.775 - P(negative) 0.035.
+  assert.deepEqual(read('She was so kind.'), [{ id: 'compassion', sentiment: 'positive', score: 0.74 }])
+  assert.deepEqual(read('The chapel was fine.'), [])
+})
+
+test('a word counts once in a review, however often it comes', () => {
+  // Once: -2 + 3 = 1, p = 0.73; three times it would be 7, p = 0.999.
+  assert.equal(read('Kind, kind, kind.', { model: { threshold: 0.8 } }).length, 0)
+  assert.equal(read('Kind, kind, kind.', { model: { threshold: 0.7 } }).length, 1)
+})
+
+test("what the rules found is evidence: for the aspect itself, for the others, and for the polarity", () => {
+  const found = read('They were rude.', { rules: [['compassion', rudeRules]] })
+  assert.deepEqual(found.map((a) => [a.id, a.sentiment]), [['compassion', 'negative'], ['pricing', 'negative']])
+  assert.ok(found[0]!.score < -0.9)
+  // The stars count too: a one-star review moves pricing below the threshold.
+  assert.deepEqual(read('They were rude.', { rating: 1, rules: [['compassion', rudeRules]] }).map((a) => a.id), ['compassion'])
+})
+
+test('the same review read twice gives the same answer', () => {
+  const model = compileModel(MODEL)
+  const sentences = parseText('So kind, and kind again.')
+  assert.deepEqual(readReview(model, sentences, 5, new Map()), readReview(model, sentences, 5, new Map()))
+})
+
+test('weights trained for other features are refused', () => {
+  assert.throws(() => compileModel({ ...MODEL, features: 1 as typeof FEATURES_VERSION }), /trained for features 1/)
+})
+
+test('the compiled reader gives what the weights give feature by feature, as training sees them', () => {
+  // A model with a weight on every kind of feature, and a plain reading of it by feature names.
+  const aspects = ['compassion', 'pricing', 'timeliness']
+  let seed = 1
+  const w = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1
+  const symbols = [1, 2, 3, 4, 5].map((r) => `§stars:${r}`).concat(aspects.flatMap((a) => [`§any:${a}`, `§judged:${a}`]), ['§own:none', '§own:found', '§own:several', '§own:one', '§own:judged', '§own:neutral'])
+  const polaritySymbols = ['positive', 'negative', 'neutral', 'mixed', 'none'].flatMap((s) => [`§said:${s}`, ...[1, 2, 3, 4, 5].map((r) => `§said:${s}&stars:${r}`), ...aspects.map((a) => `§aspect:${a}&said:${s}`)])
+    .concat([-4, -3, -2, -1, 0, 1, 2, 3, 4, 'none'].map((x) => `§strength:${x}`), [1, 2, 3, 4, 5].map((r) => `§stars:${r}`), aspects.map((a) => `§aspect:${a}`), ['§phrase:kind', '§phrase:late'])
+  const words = ['kind', 'late', 'price', 'so kind', 'too late', 'the price', 'call']
+  const model: LearnedModel = {
+    features: FEATURES_VERSION,
+    threshold: 0.4,
+    presence: Object.fromEntries(aspects.map((a) => [a, { bias: w(), weights: Object.fromEntries([...symbols, ...words].map((f) => [f, w()])) }])),
+    polarity: { bias: [w(), w(), w(), w()], weights: Object.fromEntries([...polaritySymbols, ...words].map((f) => [f, [w(), w(), w(), w()]])) }
+  }
+  const plain = (text: string, rating: number, rules: Map<string, RuleEvidence>) => {
+    const ws = wordFeatures(parseText(text))
+    return aspects.flatMap((a) => {
+      const f = new Set([...ws, ...sharedFeatures(rating, rules), ...ownFeatures(rules.get(a))])
+      const z = [...f].reduce((sum, x) => sum + (model.presence[a]!.weights[x] ?? 0), model.presence[a]!.bias)
+      if (1 / (1 + Math.exp(-z)) < model.threshold) return []
+      const logits = [...model.polarity.bias]
+      for (const x of new Set([...ws, ...polarityFeatures(a, rules.get(a), rating)])) model.polarity.weights[x]?.forEach((v, c) => (logits[c]! += v))
+      const e = logits.map((v) => Math.exp(v))
+      const sum = e.reduce((x, y) => x + y, 0)
+      return [{ id: a, sentiment: POLARITIES[logits.indexOf(Math.max(...logits))], score: Math.round(((e[0]! - e[1]!) / sum) * 1000) / 1000 }]
+    })
+  }
+  const compiled = compileModel(model)
+  const texts = ['So kind, and the price was fair.', 'Too late to call. Late again!', 'The price. The price.', 'Nothing here.']
+  const evidence: [string, RuleEvidence][][] = [
+    [],
+    [['compassion', { judged: true, sentiment: 'positive', score: 0.7, lemmas: ['kind', 'kind'] }]],
+    [['pricing', { judged: false, sentiment: 'neutral', score: 0, lemmas: ['price'] }], ['timeliness', { judged: true, sentiment: 'mixed', score: -0.12, lemmas: ['late', 'call'] }]]
+  ]
+  const sentiments = new Set<string>()
+  for (const text of texts) for (const rating of [1, 3, 5]) for (const rules of evidence) {
+    const read = readReview(compiled, parseText(text), rating, new Map(rules))
+    assert.deepEqual(read, plain(text, rating, new Map(rules)), `${text} ${rating} ${JSON.stringify(rules)}`)
+    for (const a of read) sentiments.add(a.sentiment)
+  }
+  assert.ok(sentiments.size >= 3, 'the comparison covers aspects found with several polarities')
+})
