@@ -2,14 +2,14 @@
  * npm run train:insights: trains the learned reader (src/insights/model.ts) and measures, by k-fold cross-validation
  * over the seen sets, whether it helps the rules (scripts/lib/insights-model.ts does the work).
  *
- *   npm run train:insights                 5-fold CV over the seen sets (dev*, blind, blind2, blind3, train): the rules
+ *   npm run train:insights                 5-fold CV over the seen sets (dev*, blind*, train): the rules
  *                                          alone, and the rules with the model at several presence thresholds
  *   npm run train:insights -- --write      also writes src/insights/learned-model.json at the threshold CV scored best,
  *                                          trained on all seen sets, if it beats the rules alone by MARGIN in aspect F1
  *                                          without losing polarity; else null (the engine runs the rules alone)
  *   npm run train:insights -- --sets=dev,dev2   CV over fewer sets (measurement only, never --write)
  *
- * test.json is held out and blind4.json is kept for its first run: neither is read here.
+ * test.json is held out: it is never read here (nor is a blind set before its first run).
  */
 import { writeFileSync } from 'node:fs'
 import type { LabelledReview } from '../src/insights/evaluate.js'
