@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { Business, type Review } from '../domain/index.js'
 import { buildMentionIndex } from '../mentions/index.js'
-import { analyzeReview } from './analyze.js'
+import { analyzeReview, readRules } from './analyze.js'
 import { FUNERAL_HOME_TAXONOMY } from './funeral-home-taxonomy.js'
 import { compileTaxonomy } from './taxonomy.js'
 
@@ -19,13 +19,13 @@ const business = Business.parse({
 const mentions = buildMentionIndex(business)
 const ctx = { taxonomy: compileTaxonomy(FUNERAL_HOME_TAXONOMY), mentions }
 
-function analyze(text: string, rating = 4) {
-  const review: Review = {
+function reviewOf(text: string, rating: number): Review {
+  return {
     id: 'r1', author: 'A', author_avatar_url: null, rating, date: '2024-01-01', published_at: null, text, source: 'test',
     source_url: null, owner_reply: null, verified: true, language: 'en', updated_at: '2024-01-01T00:00:00Z', mentions: mentions.detect(text)
   }
-  return analyzeReview(review, ctx)
 }
+const analyze = (text: string, rating = 4) => analyzeReview(reviewOf(text, rating), ctx)
 const aspects = (text: string, rating?: number) => Object.fromEntries(analyze(text, rating).analysis.aspects.map((a) => [a.id, a.sentiment]))
 
 describe('negation', () => {
@@ -313,4 +313,13 @@ describe('staff, durations, phrases', () => {
     )
     assert.deepEqual(r.analysis, { sentiment: { score: -1, label: 'negative' }, aspects: [] })
   })
+})
+
+// What the learned reader is told of each aspect the rules found: which sides the review's own words took on it.
+test('the rules tell the reader whether their own words praised an aspect, criticised it, or both', () => {
+  const sides = (text: string, rating = 3) => Object.fromEntries([...readRules(reviewOf(text, rating), ctx).rules].map(([id, e]) => [id, e.sides]))
+  assert.deepEqual(sides('Priya was kind to us.'), { compassion: 'praised' })
+  assert.deepEqual(sides('The staff were rude.'), { compassion: 'criticised' })
+  assert.equal(sides('The chapel was beautiful. The chapel was also freezing and filthy.').facilities, 'both')
+  assert.equal(sides('The chapel holds about a hundred people.', 5).facilities, 'neither')
 })

@@ -2,7 +2,7 @@ import type { Review, ReviewAnalysis } from '../domain/index.js'
 import type { MentionIndex } from '../mentions/index.js'
 import { statedDurations } from './durations.js'
 import { keyphrases, type Keyphrase } from './keyphrases.js'
-import { readReview, type CompiledModel, type RuleEvidence } from './model.js'
+import { readReview, type CompiledModel, type RuleEvidence, type Sides } from './model.js'
 import { parseText, tokensText, type Sentence, type Token } from './nlp.js'
 import { scoreSentence, type ScoredClause } from './scoring.js'
 import type { CompiledTaxonomy, TermHit } from './taxonomy.js'
@@ -54,8 +54,7 @@ export function analyzeReview(review: Review, ctx: AnalysisContext): ReviewWork 
     return { ...base, ...ratingOnly(review), technicians: named(review.mentions.technicians), services: named(review.mentions.services), keyphrases: [], durations: [], phrases: [], quote: null }
   }
   const sentences = parseText(review.text)
-  const scored: ScoredClause[][] = []
-  for (const s of sentences) scored.push(scoreSentence(s, ctx.taxonomy, scored.at(-1)?.at(-1)).map((c) => readIrony(c, review.rating)))
+  const scored = scoreSentences(sentences, review.rating, ctx)
   const clauses = scored.flat()
   const found = aspectMentions(clauses, review.rating)
   const aspects = ctx.model ? learnedAspects(ctx.model, sentences, found, review.rating) : found
@@ -70,6 +69,15 @@ export function analyzeReview(review: Review, ctx: AnalysisContext): ReviewWork 
     quote: review.rating >= 4 ? bestQuote(scored, sentences.map((s) => s.text)) : null
   }
 }
+
+/** Each sentence's clauses, scored (a clause may lean on the one before it, across sentences). */
+function scoreSentences(sentences: Sentence[], rating: number, ctx: AnalysisContext): ScoredClause[][] {
+  const scored: ScoredClause[][] = []
+  for (const s of sentences) scored.push(scoreSentence(s, ctx.taxonomy, scored.at(-1)?.at(-1)).map((c) => readIrony(c, rating)))
+  return scored
+}
+
+const scoreClauses = (sentences: Sentence[], rating: number, ctx: AnalysisContext) => scoreSentences(sentences, rating, ctx).flat()
 
 /** In a review of one or two stars, the praise of an ironic sentence is criticism ("Such sensitivity."). */
 function readIrony(c: ScoredClause, rating: number): ScoredClause {
@@ -131,6 +139,8 @@ interface Evidence {
   score: number
   /** Contrast weight, halved when the score is implied or comes from the stars. */
   weight: number
+  /** The clause's own words judge (not the context or the stars). */
+  stated: boolean
 }
 
 /** Mixed only when praise and criticism each carry at least this share of the weighted evidence. */
@@ -201,7 +211,7 @@ function aspectMentions(clauses: ScoredClause[], rating: number) {
       // Facts (a setting, an amount, what the reviewer says is no one's fault) judge nothing, so neither the context
       // nor the stars make them praise.
       const unstated = fact || hit.setting || c.excused ? 0 : c.section * IMPLIED || implied(clauses, k) || prior(rating)
-      entry.evidence.push({ score: stated ? score : unstated, weight })
+      entry.evidence.push({ score: stated ? score : unstated, weight, stated })
       entry.phrases.push(phraseOf(c, hit, strongest))
       byAspect.set(hit.aspect, entry)
     }
@@ -210,23 +220,41 @@ function aspectMentions(clauses: ScoredClause[], rating: number) {
     const score = round(evidence.reduce((a, e) => a + e.score * e.weight, 0) / evidence.reduce((a, e) => a + e.weight, 0))
     const sentiment = polarityOf(evidence)
     const unique = [...new Map(phrases.map((p) => [p.key, p])).values()]
-    return { result: { id, sentiment, score, phrases: unique.map((p) => p.surface) } as ReviewAnalysis['aspects'][number], phrases: unique }
+    return { result: { id, sentiment, score, phrases: unique.map((p) => p.surface) } as ReviewAnalysis['aspects'][number], phrases: unique, sides: sidesOf(evidence) }
   })
 }
 
 type Mention = ReturnType<typeof aspectMentions>[number]
+
+/** Whether the words themselves praise the aspect somewhere, criticise it somewhere, or both (what "mixed" needs). */
+function sidesOf(evidence: { score: number; stated: boolean }[]): Sides {
+  const praised = evidence.some((e) => e.stated && e.score > 0)
+  const criticised = evidence.some((e) => e.stated && e.score < 0)
+  return praised ? (criticised ? 'both' : 'praised') : criticised ? 'criticised' : 'neither'
+}
+
+/** What the rules found, as the learned reader takes it in. */
+function evidenceOf(found: Mention[]): Map<string, RuleEvidence> {
+  return new Map(
+    found.map((a) => [a.result.id, { judged: a.phrases.some((p) => p.judged), sentiment: a.result.sentiment, score: a.result.score, lemmas: a.phrases.flatMap((p) => p.key.split(' ')), sides: a.sides }])
+  )
+}
+
+/** What the rules alone find in a review, per aspect, as the learned reader sees it (for training it). */
+export function readRules(review: Review, ctx: AnalysisContext): { sentences: Sentence[]; rules: Map<string, RuleEvidence> } {
+  const sentences = parseText(review.text ?? '')
+  return { sentences, rules: evidenceOf(aspectMentions(scoreClauses(sentences, review.rating, ctx), review.rating)) }
+}
 
 /**
  * The aspects as the learned reader decides them, with what the rules found among its features: which aspects the
  * review judges, and their polarity. One the rules found keeps their phrases; one they missed has none.
  */
 function learnedAspects(model: CompiledModel, sentences: Sentence[], found: Mention[], rating: number): Mention[] {
-  const evidence = new Map<string, RuleEvidence>(
-    found.map((a) => [a.result.id, { judged: a.phrases.some((p) => p.judged), sentiment: a.result.sentiment, score: a.result.score, lemmas: a.phrases.flatMap((p) => p.key.split(' ')) }])
-  )
+  const evidence = evidenceOf(found)
   const read = new Map(readReview(model, sentences, rating, evidence).map((a) => [a.id, a]))
   const kept = found.filter((a) => read.has(a.result.id)).map((a) => ({ ...a, result: { ...a.result, ...read.get(a.result.id)!, phrases: a.result.phrases } }))
-  const added = [...read.values()].filter((a) => !evidence.has(a.id)).map((a) => ({ result: { ...a, phrases: [] as string[] }, phrases: [] as PhraseUse[] }))
+  const added = [...read.values()].filter((a) => !evidence.has(a.id)).map((a) => ({ result: { ...a, phrases: [] as string[] }, phrases: [] as PhraseUse[], sides: 'neither' as const }))
   return [...kept, ...added]
 }
 

@@ -17,7 +17,7 @@ const MODEL: LearnedModel = {
 const read = (text: string, o: { rating?: number; rules?: [string, RuleEvidence][]; model?: Partial<LearnedModel> } = {}) =>
   readReview(compileModel({ ...MODEL, ...o.model }), parseText(text), o.rating ?? 5, new Map(o.rules ?? []))
 
-const rudeRules: RuleEvidence = { judged: true, sentiment: 'negative', score: -0.6, lemmas: ['rude'] }
+const rudeRules: RuleEvidence = { judged: true, sentiment: 'negative', score: -0.6, lemmas: ['rude'], sides: 'criticised' }
 
 test('an aspect is found when its probability reaches the threshold, with the polarity whose probability is highest', () => {
   // Presence -2 + 3 + 1 = 2 (p = 0.88); polarity logits [2.1, -1, 0, 0]: P(positive) 0.775 - P(negative) 0.035.
@@ -57,6 +57,7 @@ test('the compiled reader gives what the weights give feature by feature, as tra
   const symbols = [1, 2, 3, 4, 5].map((r) => `§stars:${r}`).concat(aspects.flatMap((a) => [`§any:${a}`, `§judged:${a}`]), ['§own:none', '§own:found', '§own:several', '§own:one', '§own:judged', '§own:neutral'])
   const polaritySymbols = ['positive', 'negative', 'neutral', 'mixed', 'none'].flatMap((s) => [`§said:${s}`, ...[1, 2, 3, 4, 5].map((r) => `§said:${s}&stars:${r}`), ...aspects.map((a) => `§aspect:${a}&said:${s}`)])
     .concat([-4, -3, -2, -1, 0, 1, 2, 3, 4, 'none'].map((x) => `§strength:${x}`), [1, 2, 3, 4, 5].map((r) => `§stars:${r}`), aspects.map((a) => `§aspect:${a}`), ['§phrase:kind', '§phrase:late'])
+    .concat(['both', 'praised', 'criticised', 'neither', 'none'].flatMap((s) => [`§sides:${s}`, ...[1, 2, 3, 4, 5].map((r) => `§sides:${s}&stars:${r}`)]))
   const words = ['kind', 'late', 'price', 'so kind', 'too late', 'the price', 'call']
   const model: LearnedModel = {
     features: FEATURES_VERSION,
@@ -81,8 +82,8 @@ test('the compiled reader gives what the weights give feature by feature, as tra
   const texts = ['So kind, and the price was fair.', 'Too late to call. Late again!', 'The price. The price.', 'Nothing here.']
   const evidence: [string, RuleEvidence][][] = [
     [],
-    [['compassion', { judged: true, sentiment: 'positive', score: 0.7, lemmas: ['kind', 'kind'] }]],
-    [['pricing', { judged: false, sentiment: 'neutral', score: 0, lemmas: ['price'] }], ['timeliness', { judged: true, sentiment: 'mixed', score: -0.12, lemmas: ['late', 'call'] }]]
+    [['compassion', { judged: true, sentiment: 'positive', score: 0.7, lemmas: ['kind', 'kind'], sides: 'praised' }]],
+    [['pricing', { judged: false, sentiment: 'neutral', score: 0, lemmas: ['price'], sides: 'neither' }], ['timeliness', { judged: true, sentiment: 'mixed', score: -0.12, lemmas: ['late', 'call'], sides: 'both' }]]
   ]
   const sentiments = new Set<string>()
   for (const text of texts) for (const rating of [1, 3, 5]) for (const rules of evidence) {

@@ -19,7 +19,12 @@ export interface RuleEvidence {
   score: number
   /** The lemmas of its phrases' content words. */
   lemmas: string[]
+  /** Whether their own words praise it, criticise it, or both. */
+  sides: Sides
 }
+
+export const SIDES = ['both', 'praised', 'criticised', 'neither'] as const
+export type Sides = (typeof SIDES)[number]
 
 export interface LearnedModel {
   /** The version of the features below: weights trained for other features are refused. */
@@ -32,7 +37,7 @@ export interface LearnedModel {
   polarity: { bias: number[]; weights: Record<string, number[]> }
 }
 
-export const FEATURES_VERSION = 2
+export const FEATURES_VERSION = 3
 
 const SKIP = new Set(['PUNCT', 'PROPN', 'SYM', 'NUM', 'X'])
 
@@ -61,10 +66,13 @@ const NAMES = {
   saidStars: (said: string, rating: number) => `§said:${said}&stars:${rating}`,
   aspect: (aspect: string) => `§aspect:${aspect}`,
   aspectSaid: (aspect: string, said: string) => `§aspect:${aspect}&said:${said}`,
-  phrase: (lemma: string) => `§phrase:${lemma}`
+  phrase: (lemma: string) => `§phrase:${lemma}`,
+  sides: (sides: Sides | 'none') => `§sides:${sides}`,
+  sidesStars: (sides: Sides | 'none', rating: number) => `§sides:${sides}&stars:${rating}`
 }
 /** What the rules said of an aspect, for the polarity features: a polarity, or nothing. */
 const SAID = [...POLARITIES, 'none'] as const
+const SIDES_OR_NONE = [...SIDES, 'none'] as const
 const RATINGS = [1, 2, 3, 4, 5]
 /** The rules' score in quarters, -4 to 4. */
 const STRENGTHS = [-4, -3, -2, -1, 0, 1, 2, 3, 4]
@@ -94,7 +102,11 @@ export function ownFeatures(evidence: RuleEvidence | undefined): string[] {
 export function polarityFeatures(aspect: string, evidence: RuleEvidence | undefined, rating: number): string[] {
   const said = evidence ? evidence.sentiment : 'none'
   const strength = evidence ? strengthOf(evidence.score) : 'none'
-  return [NAMES.said(said), NAMES.strength(strength), NAMES.stars(rating), NAMES.saidStars(said, rating), NAMES.aspect(aspect), NAMES.aspectSaid(aspect, said), ...(evidence?.lemmas ?? []).map(NAMES.phrase)]
+  const sides = evidence ? evidence.sides : 'none'
+  return [
+    NAMES.said(said), NAMES.strength(strength), NAMES.stars(rating), NAMES.saidStars(said, rating), NAMES.aspect(aspect), NAMES.aspectSaid(aspect, said),
+    NAMES.sides(sides), NAMES.sidesStars(sides, rating), ...(evidence?.lemmas ?? []).map(NAMES.phrase)
+  ]
 }
 
 /**
@@ -139,6 +151,9 @@ export interface CompiledModel {
   saidStars: Float64Array[][]
   aspect: Float64Array[]
   aspectSaid: Float64Array[][]
+  /** Polarity weights by which sides the rules' words took (SIDES index, then none), alone and with the rating. */
+  sides: Float64Array[]
+  sidesStars: Float64Array[][]
   phrase: Map<string, Float64Array>
   /** Scratch space of one reading (its logits, then one aspect's polarity logits), and the number of readings so far. */
   logits: Float64Array
@@ -209,6 +224,8 @@ export function compileModel(model: LearnedModel): CompiledModel {
     saidStars: SAID.map((s) => [0, ...RATINGS].map((r) => Q(NAMES.saidStars(s, r)))),
     aspect: ids.map((id) => Q(NAMES.aspect(id))),
     aspectSaid: ids.map((id) => SAID.map((s) => Q(NAMES.aspectSaid(id, s)))),
+    sides: SIDES_OR_NONE.map((s) => Q(NAMES.sides(s))),
+    sidesStars: SIDES_OR_NONE.map((s) => [0, ...RATINGS].map((r) => Q(NAMES.sidesStars(s, r)))),
     phrase: new Map([...polarity].filter(([name]) => name.startsWith(NAMES.phrase(''))).map(([name, v]) => [name.slice(NAMES.phrase('').length), v])),
     logits: new Float64Array(n + k),
     scratch: new Float64Array(k),
@@ -282,6 +299,9 @@ function polarityOf(model: CompiledModel, words: Float64Array, a: number, e: Rul
   add(z, model.saidStars[said]?.[rating])
   add(z, model.aspect[a])
   add(z, model.aspectSaid[a]![said])
+  const sides = e ? SIDES.indexOf(e.sides) : SIDES.length
+  add(z, model.sides[sides])
+  add(z, model.sidesStars[sides]![rating])
   // Each lemma once, as in training.
   for (const lemma of new Set(e?.lemmas)) add(z, model.phrase.get(lemma))
   let top = 0
