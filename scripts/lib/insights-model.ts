@@ -7,9 +7,9 @@
  * fitted by full-batch gradient descent from zero, so the same data give the same weights.
  */
 import { existsSync, readFileSync } from 'node:fs'
-import { Business, type Review } from '../../src/domain/index.js'
+import { Business } from '../../src/domain/index.js'
 import { analyzeReview, readRules } from '../../src/insights/analyze.js'
-import type { LabelledReview } from '../../src/insights/evaluate.js'
+import { asReview, type LabelledReview } from '../../src/insights/evaluate.js'
 import { FUNERAL_HOME_TAXONOMY } from '../../src/insights/funeral-home-taxonomy.js'
 import { compileModel, FEATURES_VERSION, ownFeatures, polarityFeatures, POLARITIES, sharedFeatures, wordFeatures, type CompiledModel, type LearnedModel, type Polarity, type RuleEvidence } from '../../src/insights/model.js'
 import { compileTaxonomy } from '../../src/insights/taxonomy.js'
@@ -55,15 +55,10 @@ export interface Tally {
 
 const tally = (): Tally => ({ tp: 0, fp: 0, fn: 0, correct: 0, judged: 0 })
 
-function asReview(l: LabelledReview): Review {
-  return {
-    id: l.id, author: 'evaluation', author_avatar_url: null, rating: l.rating, date: '2024-01-01', published_at: null, text: l.text, source: 'evaluation',
-    source_url: null, owner_reply: null, verified: true, language: 'en', updated_at: '2024-01-01T00:00:00Z', mentions: mentions.detect(l.text)
-  }
-}
+const asEngineReview = (l: LabelledReview) => asReview(l, mentions.detect(l.text))
 
 export function example(review: LabelledReview): Example {
-  const { sentences, rules } = readRules(asReview(review), { taxonomy, mentions })
+  const { sentences, rules } = readRules(asEngineReview(review), { taxonomy, mentions })
   return { review, words: [...wordFeatures(sentences)], rules }
 }
 
@@ -140,7 +135,7 @@ export function train(examples: Example[], threshold: number): LearnedModel {
 /** How the engine (with `model`, or the rules alone) scores on `examples`, added into `into`. */
 function score(examples: Example[], model: CompiledModel | undefined, into: Tally): void {
   for (const { review } of examples) {
-    const got = new Map(analyzeReview(asReview(review), { taxonomy, mentions, model }).analysis.aspects.map((a) => [a.id, a.sentiment]))
+    const got = new Map(analyzeReview(asEngineReview(review), { taxonomy, mentions, model }).analysis.aspects.map((a) => [a.id, a.sentiment]))
     for (const [id, gold] of Object.entries(review.labels.aspects)) {
       if (!got.has(id)) into.fn++
       else {

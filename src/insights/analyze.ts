@@ -77,8 +77,6 @@ function scoreSentences(sentences: Sentence[], rating: number, ctx: AnalysisCont
   return scored
 }
 
-const scoreClauses = (sentences: Sentence[], rating: number, ctx: AnalysisContext) => scoreSentences(sentences, rating, ctx).flat()
-
 /** In a review of one or two stars, the praise of an ironic sentence is criticism ("Such sensitivity."). */
 function readIrony(c: ScoredClause, rating: number): ScoredClause {
   if (!c.ironic || rating > 2) return c
@@ -243,7 +241,7 @@ function evidenceOf(found: Mention[]): Map<string, RuleEvidence> {
 /** What the rules alone find in a review, per aspect, as the learned reader sees it (for training it). */
 export function readRules(review: Review, ctx: AnalysisContext): { sentences: Sentence[]; rules: Map<string, RuleEvidence> } {
   const sentences = parseText(review.text ?? '')
-  return { sentences, rules: evidenceOf(aspectMentions(scoreClauses(sentences, review.rating, ctx), review.rating)) }
+  return { sentences, rules: evidenceOf(aspectMentions(scoreSentences(sentences, review.rating, ctx).flat(), review.rating)) }
 }
 
 /**

@@ -124,7 +124,8 @@ export function compare(labelled: readonly LabelledReview[], readings: ReadonlyM
   }
 }
 
-function asReview(l: LabelledReview, mentions: Review['mentions']): Review {
+/** A labelled review as the engine takes it (the fields labels do not carry are fixed). */
+export function asReview(l: LabelledReview, mentions: Review['mentions']): Review {
   return {
     id: l.id, author: 'evaluation', author_avatar_url: null, rating: l.rating, date: '2024-01-01', published_at: null,
     text: l.text, source: 'evaluation', source_url: null, owner_reply: null, verified: true, language: 'en',
