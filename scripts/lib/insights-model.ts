@@ -114,10 +114,14 @@ function presence(examples: Example[], aspect: string): LearnedModel['presence']
   return { bias: rounded(bias[1]! - bias[0]!), weights }
 }
 
-/** Polarity over every labelled (review, aspect) pair. */
+/**
+ * Polarity over every labelled (review, aspect) pair. The review's words are features only of an aspect the rules did
+ * not find: one they found has the words around its mentions (RuleEvidence.context), and the rest of the review speaks
+ * of other things (model.ts reads it the same way).
+ */
 function polarity(examples: Example[]): LearnedModel['polarity'] {
   const pairs = examples.flatMap((e) => Object.entries(e.review.labels.aspects).map(([aspect, gold]) => ({ e, aspect, gold: gold as Polarity })))
-  const rows = pairs.map(({ e, aspect }) => [...e.words, ...polarityFeatures(aspect, e.rules.get(aspect), e.review.rating)])
+  const rows = pairs.map(({ e, aspect }) => [...(e.rules.has(aspect) ? [] : e.words), ...polarityFeatures(aspect, e.rules.get(aspect), e.review.rating)])
   const k = POLARITIES.length
   const { index, w, bias } = fit(rows, pairs.map((p) => POLARITIES.indexOf(p.gold)), k)
   const weights: Record<string, number[]> = {}

@@ -323,3 +323,12 @@ test('the rules tell the reader whether their own words praised an aspect, criti
   assert.equal(sides('The chapel was beautiful. The chapel was also freezing and filthy.').facilities, 'both')
   assert.equal(sides('The chapel holds about a hundred people.', 5).facilities, 'neither')
 })
+
+test('the rules tell the reader the words around each mention: its clause (negated words marked) and a clause after it that names no aspect', () => {
+  const context = (text: string) => Object.fromEntries([...readRules(reviewOf(text, 2), ctx).rules].map(([id, e]) => [id, e.context]))
+  const { communication } = context('Nobody at the office returned my calls. It was awful. The chapel was clean.')
+  assert.ok(communication, 'communication found')
+  assert.ok(communication.includes('not return') && communication.includes('call'), communication.join(','))
+  assert.ok(communication.includes('awful'), 'the clause after it, which names no aspect')
+  assert.ok(!communication.includes('clean'), 'not a clause that names another aspect')
+})

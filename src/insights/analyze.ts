@@ -194,7 +194,7 @@ const statesAmount = (c: ScoredClause) =>
   mood(c) === 0 && c.tokens.some((t) => t.lemma === 'pay' && t.pos === 'VERB') && c.tokens.some((t, i) => t.lower === '$' || (t.lemma === 'dollar' && c.tokens[i - 1]?.pos === 'NUM'))
 
 function aspectMentions(clauses: ScoredClause[], rating: number) {
-  const byAspect = new Map<string, { evidence: Evidence[]; phrases: PhraseUse[] }>()
+  const byAspect = new Map<string, { evidence: Evidence[]; phrases: PhraseUse[]; context: Set<string> }>()
   clauses.forEach((c, k) => {
     const fact = c.terms.length > 0 && statesAmount(c)
     for (const hit of c.terms) {
@@ -204,22 +204,37 @@ function aspectMentions(clauses: ScoredClause[], rating: number) {
       // the service we went home", "held the door for every guest at the graveside service". An event and its place
       // are facts about each other ("the service was in the chapel at 11").
       if (hit.setting && !stated && !c.terms.some((h) => h !== hit && EVENTS_AND_PLACES.has(h.aspect))) continue
-      const entry = byAspect.get(hit.aspect) ?? { evidence: [], phrases: [] }
+      const entry = byAspect.get(hit.aspect) ?? { evidence: [], phrases: [], context: new Set<string>() }
       const weight = stated ? c.weight : c.weight / 2
       // Facts (a setting, an amount, what the reviewer says is no one's fault) judge nothing, so neither the context
       // nor the stars make them praise.
       const unstated = fact || hit.setting || c.excused ? 0 : c.section * IMPLIED || implied(clauses, k) || prior(rating)
       entry.evidence.push({ score: stated ? score : unstated, weight, stated })
       entry.phrases.push(phraseOf(c, hit, strongest))
+      for (const word of clauseWords(c)) entry.context.add(word)
+      // A clause that names no aspect goes on about the one before ("The tribute page was a lovely idea. Two weeks
+      // later it still showed the wrong date"): its words are context too.
+      const next = clauses[k + 1]
+      if (next && next.terms.length === 0) {
+        for (const word of clauseWords(next)) entry.context.add(word)
+      }
       byAspect.set(hit.aspect, entry)
     }
   })
-  return [...byAspect].map(([id, { evidence, phrases }]) => {
+  return [...byAspect].map(([id, { evidence, phrases, context }]) => {
     const score = round(evidence.reduce((a, e) => a + e.score * e.weight, 0) / evidence.reduce((a, e) => a + e.weight, 0))
     const sentiment = polarityOf(evidence)
     const unique = [...new Map(phrases.map((p) => [p.key, p])).values()]
-    return { result: { id, sentiment, score, phrases: unique.map((p) => p.surface) } as ReviewAnalysis['aspects'][number], phrases: unique, sides: sidesOf(evidence) }
+    return { result: { id, sentiment, score, phrases: unique.map((p) => p.surface) } as ReviewAnalysis['aspects'][number], phrases: unique, sides: sidesOf(evidence), context: [...context] }
   })
+}
+
+const NOT_WORDS = new Set(['PUNCT', 'PROPN', 'SYM', 'NUM', 'X', 'SPACE'])
+
+/** The lemmas of a clause's words, a negated one marked ("not rush"): what the clause says around a mention. */
+function clauseWords(c: ScoredClause): string[] {
+  const negated = new Set(c.negatedFrom.keys())
+  return c.tokens.flatMap((t, i) => (NOT_WORDS.has(t.pos) ? [] : [negated.has(i) ? `not ${t.lemma}` : t.lemma]))
 }
 
 type Mention = ReturnType<typeof aspectMentions>[number]
@@ -234,7 +249,7 @@ function sidesOf(evidence: { score: number; stated: boolean }[]): Sides {
 /** What the rules found, as the learned reader takes it in. */
 function evidenceOf(found: Mention[]): Map<string, RuleEvidence> {
   return new Map(
-    found.map((a) => [a.result.id, { judged: a.phrases.some((p) => p.judged), sentiment: a.result.sentiment, score: a.result.score, lemmas: a.phrases.flatMap((p) => p.key.split(' ')), sides: a.sides }])
+    found.map((a) => [a.result.id, { judged: a.phrases.some((p) => p.judged), sentiment: a.result.sentiment, score: a.result.score, lemmas: a.phrases.flatMap((p) => p.key.split(' ')), sides: a.sides, context: a.context }])
   )
 }
 
@@ -252,7 +267,7 @@ function learnedAspects(model: CompiledModel, sentences: Sentence[], found: Ment
   const evidence = evidenceOf(found)
   const read = new Map(readReview(model, sentences, rating, evidence).map((a) => [a.id, a]))
   const kept = found.filter((a) => read.has(a.result.id)).map((a) => ({ ...a, result: { ...a.result, ...read.get(a.result.id)!, phrases: a.result.phrases } }))
-  const added = [...read.values()].filter((a) => !evidence.has(a.id)).map((a) => ({ result: { ...a, phrases: [] as string[] }, phrases: [] as PhraseUse[], sides: 'neither' as const }))
+  const added = [...read.values()].filter((a) => !evidence.has(a.id)).map((a) => ({ result: { ...a, phrases: [] as string[] }, phrases: [] as PhraseUse[], sides: 'neither' as const, context: [] }))
   return [...kept, ...added]
 }
 

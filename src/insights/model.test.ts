@@ -17,7 +17,7 @@ const MODEL: LearnedModel = {
 const read = (text: string, o: { rating?: number; rules?: [string, RuleEvidence][]; model?: Partial<LearnedModel> } = {}) =>
   readReview(compileModel({ ...MODEL, ...o.model }), parseText(text), o.rating ?? 5, new Map(o.rules ?? []))
 
-const rudeRules: RuleEvidence = { judged: true, sentiment: 'negative', score: -0.6, lemmas: ['rude'], sides: 'criticised' }
+const rudeRules: RuleEvidence = { judged: true, sentiment: 'negative', score: -0.6, lemmas: ['rude'], sides: 'criticised', context: ['they', 'be', 'rude'] }
 
 test('an aspect is found when its probability reaches the threshold, with the polarity whose probability is highest', () => {
   // Presence -2 + 3 + 1 = 2 (p = 0.88); polarity logits [2.1, -1, 0, 0]: P(positive) 0.775 - P(negative) 0.035.
@@ -39,6 +39,20 @@ test("what the rules found is evidence: for the aspect itself, for the others, a
   assert.deepEqual(read('They were rude.', { rating: 1, rules: [['compassion', rudeRules]] }).map((a) => a.id), ['compassion'])
 })
 
+test("the polarity of an aspect the rules found comes from the words around its mentions, not from the rest of the review", () => {
+  const model = { polarity: { bias: [0, 0, 0, 0], weights: { lovely: [5, -5, 0, 0], '§context:rude': [-2, 2, 0, 0] } } }
+  const text = 'They were rude. The chapel was lovely, lovely, lovely.'
+  assert.equal(read(text, { rules: [['compassion', rudeRules]], model })[0]!.sentiment, 'negative')
+  // Without the rules' finding, the whole review speaks for it.
+  assert.equal(read(`She was kind. ${text}`, { model })[0]!.sentiment, 'positive')
+})
+
+test("the words around an aspect's mentions count for finding it, for that aspect alone", () => {
+  const model = { presence: { compassion: { bias: -2, weights: { '§context:rude': 3 } }, pricing: { bias: -2, weights: { '§context:rude': -3 } } } }
+  assert.deepEqual(read('They were rude.', { rules: [['compassion', rudeRules]], model }).map((a) => a.id), ['compassion'])
+  assert.deepEqual(read('They were rude.', { rules: [['pricing', rudeRules]], model }).map((a) => a.id), [])
+})
+
 test('the same review read twice gives the same answer', () => {
   const model = compileModel(MODEL)
   const sentences = parseText('So kind, and kind again.')
@@ -54,10 +68,12 @@ test('the compiled reader gives what the weights give feature by feature, as tra
   const aspects = ['compassion', 'pricing', 'timeliness']
   let seed = 1
   const w = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1
-  const symbols = [1, 2, 3, 4, 5].map((r) => `§stars:${r}`).concat(aspects.flatMap((a) => [`§any:${a}`, `§judged:${a}`]), ['§own:none', '§own:found', '§own:several', '§own:one', '§own:judged', '§own:neutral'])
+  const CONTEXT = ['§context:kind', '§context:not call', '§context:late']
+  const symbols = [...CONTEXT, ...[1, 2, 3, 4, 5].map((r) => `§stars:${r}`)].concat(aspects.flatMap((a) => [`§any:${a}`, `§judged:${a}`]), ['§own:none', '§own:found', '§own:several', '§own:one', '§own:judged', '§own:neutral'])
   const polaritySymbols = ['positive', 'negative', 'neutral', 'mixed', 'none'].flatMap((s) => [`§said:${s}`, ...[1, 2, 3, 4, 5].map((r) => `§said:${s}&stars:${r}`), ...aspects.map((a) => `§aspect:${a}&said:${s}`)])
     .concat([-4, -3, -2, -1, 0, 1, 2, 3, 4, 'none'].map((x) => `§strength:${x}`), [1, 2, 3, 4, 5].map((r) => `§stars:${r}`), aspects.map((a) => `§aspect:${a}`), ['§phrase:kind', '§phrase:late'])
     .concat(['both', 'praised', 'criticised', 'neither', 'none'].flatMap((s) => [`§sides:${s}`, ...[1, 2, 3, 4, 5].map((r) => `§sides:${s}&stars:${r}`)]))
+    .concat(CONTEXT)
   const words = ['kind', 'late', 'price', 'so kind', 'too late', 'the price', 'call']
   const model: LearnedModel = {
     features: FEATURES_VERSION,
@@ -72,7 +88,8 @@ test('the compiled reader gives what the weights give feature by feature, as tra
       const z = [...f].reduce((sum, x) => sum + (model.presence[a]!.weights[x] ?? 0), model.presence[a]!.bias)
       if (1 / (1 + Math.exp(-z)) < model.threshold) return []
       const logits = [...model.polarity.bias]
-      for (const x of new Set([...ws, ...polarityFeatures(a, rules.get(a), rating)])) model.polarity.weights[x]?.forEach((v, c) => (logits[c]! += v))
+      // The review's words speak for the polarity of an aspect the rules did not find; the words around the mentions of one they did.
+      for (const x of new Set([...(rules.has(a) ? [] : ws), ...polarityFeatures(a, rules.get(a), rating)])) model.polarity.weights[x]?.forEach((v, c) => (logits[c]! += v))
       const e = logits.map((v) => Math.exp(v))
       const sum = e.reduce((x, y) => x + y, 0)
       return [{ id: a, sentiment: POLARITIES[logits.indexOf(Math.max(...logits))], score: Math.round(((e[0]! - e[1]!) / sum) * 1000) / 1000 }]
@@ -82,8 +99,8 @@ test('the compiled reader gives what the weights give feature by feature, as tra
   const texts = ['So kind, and the price was fair.', 'Too late to call. Late again!', 'The price. The price.', 'Nothing here.']
   const evidence: [string, RuleEvidence][][] = [
     [],
-    [['compassion', { judged: true, sentiment: 'positive', score: 0.7, lemmas: ['kind', 'kind'], sides: 'praised' }]],
-    [['pricing', { judged: false, sentiment: 'neutral', score: 0, lemmas: ['price'], sides: 'neither' }], ['timeliness', { judged: true, sentiment: 'mixed', score: -0.12, lemmas: ['late', 'call'], sides: 'both' }]]
+    [['compassion', { judged: true, sentiment: 'positive', score: 0.7, lemmas: ['kind', 'kind'], sides: 'praised', context: ['so', 'kind'] }]],
+    [['pricing', { judged: false, sentiment: 'neutral', score: 0, lemmas: ['price'], sides: 'neither', context: ['the', 'price'] }], ['timeliness', { judged: true, sentiment: 'mixed', score: -0.12, lemmas: ['late', 'call'], sides: 'both', context: ['too', 'late', 'to', 'not call'] }]]
   ]
   const sentiments = new Set<string>()
   for (const text of texts) for (const rating of [1, 3, 5]) for (const rules of evidence) {

@@ -1,7 +1,8 @@
 /**
  * The learned part beside the rules (issue 13): a reader trained on labelled reviews that decides, for each aspect,
  * whether a review judges it (logistic regression) and with what polarity (softmax regression), from the review's
- * words, its stars and what the rules found in it. scripts/train-insights-model.ts trains it (5-fold cross-validation
+ * words, its stars and what the rules found in it, down to the words of the clauses where they found each aspect (the
+ * polarity of an aspect the rules found is read from those, not from the whole review). scripts/train-insights-model.ts trains it (5-fold cross-validation
  * decides whether it ships) and writes the weights to learned-model.json. Pure arithmetic over the tokens:
  * deterministic, no network.
  */
@@ -21,6 +22,8 @@ export interface RuleEvidence {
   lemmas: string[]
   /** Whether their own words praise it, criticise it, or both. */
   sides: Sides
+  /** The lemmas of the clauses that mention it, a negated one as "not <lemma>": what is said around each mention. */
+  context: string[]
 }
 
 export const SIDES = ['both', 'praised', 'criticised', 'neither'] as const
@@ -37,7 +40,7 @@ export interface LearnedModel {
   polarity: { bias: number[]; weights: Record<string, number[]> }
 }
 
-export const FEATURES_VERSION = 3
+export const FEATURES_VERSION = 4
 
 const SKIP = new Set(['PUNCT', 'PROPN', 'SYM', 'NUM', 'X'])
 
@@ -68,7 +71,8 @@ const NAMES = {
   aspectSaid: (aspect: string, said: string) => `§aspect:${aspect}&said:${said}`,
   phrase: (lemma: string) => `§phrase:${lemma}`,
   sides: (sides: Sides | 'none') => `§sides:${sides}`,
-  sidesStars: (sides: Sides | 'none', rating: number) => `§sides:${sides}&stars:${rating}`
+  sidesStars: (sides: Sides | 'none', rating: number) => `§sides:${sides}&stars:${rating}`,
+  context: (lemma: string) => `§context:${lemma}`
 }
 /** What the rules said of an aspect, for the polarity features: a polarity, or nothing. */
 const SAID = [...POLARITIES, 'none'] as const
@@ -92,7 +96,7 @@ export function sharedFeatures(rating: number, rules: ReadonlyMap<string, RuleEv
 /** Presence features of one aspect from the rules' own finding on it. */
 export function ownFeatures(evidence: RuleEvidence | undefined): string[] {
   if (!evidence) return [OWN.none]
-  const out = [OWN.found, evidence.lemmas.length > 1 ? OWN.several : OWN.one]
+  const out = [OWN.found, evidence.lemmas.length > 1 ? OWN.several : OWN.one, ...evidence.context.map(NAMES.context)]
   if (evidence.judged) out.push(OWN.judged)
   if (evidence.sentiment === 'neutral') out.push(OWN.neutral)
   return out
@@ -105,7 +109,7 @@ export function polarityFeatures(aspect: string, evidence: RuleEvidence | undefi
   const sides = evidence ? evidence.sides : 'none'
   return [
     NAMES.said(said), NAMES.strength(strength), NAMES.stars(rating), NAMES.saidStars(said, rating), NAMES.aspect(aspect), NAMES.aspectSaid(aspect, said),
-    NAMES.sides(sides), NAMES.sidesStars(sides, rating), ...(evidence?.lemmas ?? []).map(NAMES.phrase)
+    NAMES.sides(sides), NAMES.sidesStars(sides, rating), ...(evidence?.lemmas ?? []).map(NAMES.phrase), ...(evidence?.context ?? []).map(NAMES.context)
   ]
 }
 
@@ -143,6 +147,8 @@ export interface CompiledModel {
   judged: Float64Array[]
   /** Presence weights of the rules' own finding (OWN), each aspect's for itself. */
   own: Record<keyof typeof OWN, Float64Array>
+  /** Presence weights of the words of the clauses that mention an aspect (RuleEvidence.context), each aspect's for itself. */
+  ownContext: Map<string, Float64Array>
   /** Polarity weights (one per polarity) by what the rules said (SAID index), strength, rating, aspect. */
   said: Float64Array[]
   strength: Float64Array[]
@@ -155,6 +161,8 @@ export interface CompiledModel {
   sides: Float64Array[]
   sidesStars: Float64Array[][]
   phrase: Map<string, Float64Array>
+  /** Polarity weights of the words of the clauses that mention the aspect (RuleEvidence.context). */
+  context: Map<string, Float64Array>
   /** Scratch space of one reading (its logits, then one aspect's polarity logits), and the number of readings so far. */
   logits: Float64Array
   scratch: Float64Array
@@ -217,6 +225,7 @@ export function compileModel(model: LearnedModel): CompiledModel {
     any: ids.map((id) => P(NAMES.any(id))),
     judged: ids.map((id) => P(NAMES.judged(id))),
     own: Object.fromEntries(Object.entries(OWN).map(([key, name]) => [key, P(name)])) as CompiledModel['own'],
+    ownContext: prefixed(presence, NAMES.context('')),
     said: SAID.map((s) => Q(NAMES.said(s))),
     strength: STRENGTHS.map((x) => Q(NAMES.strength(x))),
     noStrength: Q(NAMES.strength('none')),
@@ -226,7 +235,8 @@ export function compileModel(model: LearnedModel): CompiledModel {
     aspectSaid: ids.map((id) => SAID.map((s) => Q(NAMES.aspectSaid(id, s)))),
     sides: SIDES_OR_NONE.map((s) => Q(NAMES.sides(s))),
     sidesStars: SIDES_OR_NONE.map((s) => [0, ...RATINGS].map((r) => Q(NAMES.sidesStars(s, r)))),
-    phrase: new Map([...polarity].filter(([name]) => name.startsWith(NAMES.phrase(''))).map(([name, v]) => [name.slice(NAMES.phrase('').length), v])),
+    phrase: prefixed(polarity, NAMES.phrase('')),
+    context: prefixed(polarity, NAMES.context('')),
     logits: new Float64Array(n + k),
     scratch: new Float64Array(k),
     readings: { n: 0 }
@@ -280,7 +290,8 @@ export function readReview(model: CompiledModel, sentences: readonly Sentence[],
   model.ids.forEach((id, a) => {
     const e = rules.get(id)
     const own = model.own
-    const presence = z[a]! + (e ? own.found[a]! + (e.lemmas.length > 1 ? own.several[a]! : own.one[a]!) + (e.judged ? own.judged[a]! : 0) + (e.sentiment === 'neutral' ? own.neutral[a]! : 0) : own.none[a]!)
+    let presence = z[a]! + (e ? own.found[a]! + (e.lemmas.length > 1 ? own.several[a]! : own.one[a]!) + (e.judged ? own.judged[a]! : 0) + (e.sentiment === 'neutral' ? own.neutral[a]! : 0) : own.none[a]!)
+    for (const word of e?.context ?? []) presence += model.ownContext.get(word)?.[a] ?? 0
     if (1 / (1 + Math.exp(-presence)) < model.threshold) return
     found.push({ id, ...polarityOf(model, z.subarray(n), a, e, rating) })
   })
@@ -291,7 +302,8 @@ export function readReview(model: CompiledModel, sentences: readonly Sentence[],
 function polarityOf(model: CompiledModel, words: Float64Array, a: number, e: RuleEvidence | undefined, rating: number): { sentiment: Polarity; score: number } {
   const z = model.scratch
   z.set(model.polarityBias)
-  add(z, words)
+  // The review's words judge an aspect the rules did not find; for one they found, the words around its mentions do.
+  if (!e) add(z, words)
   const said = e ? POLARITIES.indexOf(e.sentiment) : SAID.length - 1
   add(z, model.said[said])
   add(z, e ? model.strength[strengthOf(e.score) + 4] : model.noStrength)
@@ -304,6 +316,7 @@ function polarityOf(model: CompiledModel, words: Float64Array, a: number, e: Rul
   add(z, model.sidesStars[sides]![rating])
   // Each lemma once, as in training.
   for (const lemma of new Set(e?.lemmas)) add(z, model.phrase.get(lemma))
+  for (const word of e?.context ?? []) add(z, model.context.get(word))
   let top = 0
   for (let c = 1; c < z.length; c++) if (z[c]! > z[top]!) top = c
   let sum = 0
@@ -311,6 +324,9 @@ function polarityOf(model: CompiledModel, words: Float64Array, a: number, e: Rul
   const p = (c: number) => Math.exp(z[c]! - z[top]!) / sum
   return { sentiment: POLARITIES[top]!, score: Math.round((p(0) - p(1)) * 1000) / 1000 }
 }
+
+/** The weights of the features named `prefix` + something, by that something. */
+const prefixed = (weights: Map<string, Float64Array>, prefix: string) => new Map([...weights].filter(([name]) => name.startsWith(prefix)).map(([name, v]) => [name.slice(prefix.length), v]))
 
 /** The bigrams (first lemma, second lemma, row) as compressed sparse rows over `lemmas` first lemmas. */
 function sparseRows(bigrams: [number, number, number][], lemmas: number) {
