@@ -196,7 +196,12 @@ const statesAmount = (c: ScoredClause) =>
 function aspectMentions(clauses: ScoredClause[], rating: number) {
   const byAspect = new Map<string, { evidence: Evidence[]; phrases: PhraseUse[]; context: Set<string> }>()
   clauses.forEach((c, k) => {
-    const fact = c.terms.length > 0 && statesAmount(c)
+    if (c.terms.length === 0) return
+    const fact = statesAmount(c)
+    // The words around each mention of this clause: its own, and those of a clause after it that names no aspect and
+    // so goes on about this one ("The tribute page was a lovely idea. Two weeks later it still showed the wrong date").
+    const next = clauses[k + 1]
+    const around = next && next.terms.length === 0 ? [...clauseWords(c), ...clauseWords(next)] : clauseWords(c)
     for (const hit of c.terms) {
       const { score, strongest } = mentionScore(c, hit)
       const stated = Math.abs(score) >= SIGNAL
@@ -211,13 +216,7 @@ function aspectMentions(clauses: ScoredClause[], rating: number) {
       const unstated = fact || hit.setting || c.excused ? 0 : c.section * IMPLIED || implied(clauses, k) || prior(rating)
       entry.evidence.push({ score: stated ? score : unstated, weight, stated })
       entry.phrases.push(phraseOf(c, hit, strongest))
-      for (const word of clauseWords(c)) entry.context.add(word)
-      // A clause that names no aspect goes on about the one before ("The tribute page was a lovely idea. Two weeks
-      // later it still showed the wrong date"): its words are context too.
-      const next = clauses[k + 1]
-      if (next && next.terms.length === 0) {
-        for (const word of clauseWords(next)) entry.context.add(word)
-      }
+      for (const word of around) entry.context.add(word)
       byAspect.set(hit.aspect, entry)
     }
   })

@@ -2,9 +2,9 @@
  * The learned part beside the rules (issue 13): a reader trained on labelled reviews that decides, for each aspect,
  * whether a review judges it (logistic regression) and with what polarity (softmax regression), from the review's
  * words, its stars and what the rules found in it, down to the words of the clauses where they found each aspect (the
- * polarity of an aspect the rules found is read from those, not from the whole review). scripts/train-insights-model.ts trains it (5-fold cross-validation
- * decides whether it ships) and writes the weights to learned-model.json. Pure arithmetic over the tokens:
- * deterministic, no network.
+ * polarity of an aspect the rules found is read from those, not from the whole review). scripts/train-insights-model.ts
+ * trains it (5-fold cross-validation decides whether it ships) and writes the weights to learned-model.json. Pure
+ * arithmetic over the tokens: deterministic, no network.
  */
 import shipped from './learned-model.json' with { type: 'json' }
 import type { Sentence } from './nlp.js'
