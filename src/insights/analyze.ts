@@ -6,6 +6,7 @@ import { readReview, type CompiledModel, type RuleEvidence, type Sides } from '.
 import { parseText, tokensText, type Sentence, type Token } from './nlp.js'
 import { scoreSentence, type ScoredClause } from './scoring.js'
 import type { CompiledTaxonomy, TermHit } from './taxonomy.js'
+import { clustersOf } from './word-clusters.js'
 
 export interface AnalysisContext {
   taxonomy: CompiledTaxonomy
@@ -230,10 +231,13 @@ function aspectMentions(clauses: ScoredClause[], rating: number) {
 
 const NOT_WORDS = new Set(['PUNCT', 'PROPN', 'SYM', 'NUM', 'X', 'SPACE'])
 
-/** The lemmas of a clause's words, a negated one marked ("not rush"): what the clause says around a mention. */
+/**
+ * The lemmas of a clause's words and their classes (word-clusters.ts), a negated one marked ("not rush"): what the
+ * clause says around a mention.
+ */
 function clauseWords(c: ScoredClause): string[] {
   const negated = new Set(c.negatedFrom.keys())
-  return c.tokens.flatMap((t, i) => (NOT_WORDS.has(t.pos) ? [] : [negated.has(i) ? `not ${t.lemma}` : t.lemma]))
+  return c.tokens.flatMap((t, i) => (NOT_WORDS.has(t.pos) ? [] : [t.lemma, ...clustersOf(t.lemma)].map((w) => (negated.has(i) ? `not ${w}` : w))))
 }
 
 type Mention = ReturnType<typeof aspectMentions>[number]

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { compileModel, FEATURES_VERSION, ownFeatures, polarityFeatures, POLARITIES, readReview, sharedFeatures, wordFeatures, type LearnedModel, type RuleEvidence } from './model.js'
 import { parseText } from './nlp.js'
+import { clustersOf } from './word-clusters.js'
 
 /** A hand-made model: compassion from "kind" (and from the rules finding it), pricing from the rules' compassion. */
 const MODEL: LearnedModel = {
@@ -53,6 +54,16 @@ test("the words around an aspect's mentions count for finding it, for that aspec
   assert.deepEqual(read('They were rude.', { rules: [['pricing', rudeRules]], model }).map((a) => a.id), [])
 })
 
+test('a word the model never met counts through its classes, as the words near it in meaning would', () => {
+  // "Considerate" has no weight of its own; its fine class (shared with "thoughtful") has one.
+  const [, fine] = clustersOf('considerate')
+  assert.ok(fine && clustersOf('thoughtful').includes(fine))
+  const model = { presence: { compassion: { bias: -2, weights: { [fine]: 3 } } }, polarity: { bias: [0, 0, 0, 0], weights: { [fine]: [2, 0, 0, 0] } } }
+  assert.deepEqual(read('Everyone was so considerate.', { model }).map((a) => [a.id, a.sentiment]), [['compassion', 'positive']])
+  assert.deepEqual(read('Everyone was so thoughtful.', { model }).map((a) => a.id), ['compassion'])
+  assert.deepEqual(read('Everyone was there.', { model }), [])
+})
+
 test('the same review read twice gives the same answer', () => {
   const model = compileModel(MODEL)
   const sentences = parseText('So kind, and kind again.')
@@ -74,7 +85,7 @@ test('the compiled reader gives what the weights give feature by feature, as tra
     .concat([-4, -3, -2, -1, 0, 1, 2, 3, 4, 'none'].map((x) => `§strength:${x}`), [1, 2, 3, 4, 5].map((r) => `§stars:${r}`), aspects.map((a) => `§aspect:${a}`), ['§phrase:kind', '§phrase:late'])
     .concat(['both', 'praised', 'criticised', 'neither', 'none'].flatMap((s) => [`§sides:${s}`, ...[1, 2, 3, 4, 5].map((r) => `§sides:${s}&stars:${r}`)]))
     .concat(CONTEXT)
-  const words = ['kind', 'late', 'price', 'so kind', 'too late', 'the price', 'call']
+  const words = ['kind', 'late', 'price', 'so kind', 'too late', 'the price', 'call', ...['kind', 'late', 'price', 'fair'].flatMap(clustersOf)]
   const model: LearnedModel = {
     features: FEATURES_VERSION,
     threshold: 0.4,

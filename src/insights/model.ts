@@ -8,6 +8,7 @@
  */
 import shipped from './learned-model.json' with { type: 'json' }
 import type { Sentence } from './nlp.js'
+import { clusteredWords, clustersOf } from './word-clusters.js'
 
 export const POLARITIES = ['positive', 'negative', 'neutral', 'mixed'] as const
 export type Polarity = (typeof POLARITIES)[number]
@@ -22,7 +23,10 @@ export interface RuleEvidence {
   lemmas: string[]
   /** Whether their own words praise it, criticise it, or both. */
   sides: Sides
-  /** The lemmas of the clauses that mention it, a negated one as "not <lemma>": what is said around each mention. */
+  /**
+   * The lemmas of the clauses that mention it and their classes (word-clusters.ts), a negated one as "not <lemma>" or
+   * "not <class>": what is said around each mention.
+   */
   context: string[]
 }
 
@@ -40,11 +44,14 @@ export interface LearnedModel {
   polarity: { bias: number[]; weights: Record<string, number[]> }
 }
 
-export const FEATURES_VERSION = 4
+export const FEATURES_VERSION = 5
 
 const SKIP = new Set(['PUNCT', 'PROPN', 'SYM', 'NUM', 'X'])
 
-/** A review's words as features: lemma unigrams and bigrams, names, numbers and punctuation left out. */
+/**
+ * A review's words as features: lemma unigrams and bigrams, and the classes of each lemma (word-clusters.ts); names,
+ * numbers and punctuation left out.
+ */
 export function wordFeatures(sentences: readonly Sentence[]): Set<string> {
   const out = new Set<string>()
   for (const s of sentences) {
@@ -52,6 +59,7 @@ export function wordFeatures(sentences: readonly Sentence[]): Set<string> {
     for (const t of s.tokens) {
       if (SKIP.has(t.pos)) continue
       out.add(t.lemma)
+      for (const c of clustersOf(t.lemma)) out.add(c)
       if (previous !== undefined) out.add(`${previous} ${t.lemma}`)
       previous = t.lemma
     }
@@ -127,9 +135,12 @@ export interface CompiledModel {
   /** The presence biases, then zeros for the polarity part: where a reading starts. */
   start: Float64Array
   polarityBias: Float64Array
-  /** Per lemma of a feature, its number; by that number, its row (-1: none). */
+  /** Per lemma of a feature or with classes, its number; by that number, its row (-1: none). */
   lemmas: Map<string, number>
   lemmaRow: Int32Array
+  /** The rows of the classes of lemma f (those with weights) are classRow[classStart[f]] to classRow[classStart[f + 1] - 1]. */
+  classStart: Int32Array
+  classRow: Int32Array
   /**
    * The bigrams by their lemmas' numbers, in compressed sparse rows: those that start with lemma f are at
    * [bigramStart[f], bigramStart[f + 1]) of bigramSecond (the second lemma's number, in order) and bigramRow (their
@@ -208,6 +219,7 @@ export function compileModel(model: LearnedModel): CompiledModel {
     if (isSymbol(feature)) polarity.set(feature, Float64Array.from(ws))
     else words(feature).set(ws, n)
   }
+  const classes = classRows(lemmaId, (cls) => lemmas.get(cls), lemmaRow)
   const P = (name: string) => presence.get(name) ?? new Float64Array(n)
   const Q = (name: string) => polarity.get(name) ?? new Float64Array(k)
   const start = new Float64Array(n + k)
@@ -219,6 +231,7 @@ export function compileModel(model: LearnedModel): CompiledModel {
     polarityBias: Float64Array.from(model.polarity.bias),
     lemmas,
     lemmaRow: Int32Array.from(lemmaRow),
+    ...classes,
     ...sparseRows([...bigrams.values()], lemmaRow.length),
     ...pack(rows),
     stars: [0, ...RATINGS].map((r) => P(NAMES.stars(r))),
@@ -275,6 +288,7 @@ export function readReview(model: CompiledModel, sentences: readonly Sentence[],
       if (id !== undefined) {
         count(model.lemmaRow[id])
         if (previous !== undefined) count(bigramRow(model, previous, id))
+        for (let c = model.classStart[id]!; c < model.classStart[id + 1]!; c++) count(model.classRow[c])
       }
       previous = id
     }
@@ -349,6 +363,28 @@ function bigramRow(model: CompiledModel, first: number, second: number): number 
     else hi = mid
   }
   return undefined
+}
+
+/**
+ * Every word with classes gets a lemma number, and the rows of its classes that carry weights are listed under it (in
+ * compressed sparse rows), so a token's classes cost no string and no lookup beyond its lemma's.
+ */
+function classRows(lemmaId: (lemma: string) => number, classId: (cls: string) => number | undefined, lemmaRow: number[]): { classStart: Int32Array; classRow: Int32Array } {
+  const byLemma = new Map<number, number[]>()
+  for (const word of clusteredWords()) {
+    const rows = clustersOf(word).flatMap((cls) => {
+      const id = classId(cls)
+      return id !== undefined && lemmaRow[id]! >= 0 ? [lemmaRow[id]!] : []
+    })
+    if (rows.length) byLemma.set(lemmaId(word), rows)
+  }
+  const classStart = new Int32Array(lemmaRow.length + 1)
+  const classRow: number[] = []
+  for (let f = 0; f < lemmaRow.length; f++) {
+    classRow.push(...(byLemma.get(f) ?? []))
+    classStart[f + 1] = classRow.length
+  }
+  return { classStart, classRow: Int32Array.from(classRow) }
 }
 
 /** The rows in one block of ROW floats each, with an integer view of the same memory for the stamps. */
