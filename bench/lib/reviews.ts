@@ -1,23 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { ImportDocument, type StoredReview } from '../../src/domain/index.js'
 import { DEMO_FILE } from '../../src/ingest/index.js'
+import { seededRandom } from '../../scripts/lib/seeded-random.js'
 
 /** The bundled demo data (data/demo), parsed as an import. */
 export const demo = ImportDocument.parse(JSON.parse(readFileSync(DEMO_FILE, 'utf8')))
 
-/** Mulberry32: a small seeded generator, so every run measures the same reviews. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /** `n` reviews made of the demo reviews' sentences recombined (seeded), with the demo's spread of ratings. */
 export function generateReviews(n: number): StoredReview[] {
-  const random = rng(42)
+  const random = seededRandom(42)
   const sentences = demo.reviews.flatMap((r) => (r.text && r.language !== 'es' ? r.text.split(/(?<=[.!?])\s+/) : []))
   const ratings = demo.reviews.map((r) => r.rating)
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!
