@@ -64,21 +64,20 @@ function unitVectors(e: Embeddings, words: string[]): Float32Array {
   return out
 }
 
-/** Spherical k-means of the rows `members` of `x` into `k` classes; returns each member's class. */
-function kMeans(x: Float32Array, d: number, members: number[], k: number, random: () => number): Int32Array {
-  const assigned = new Int32Array(members.length)
-  if (members.length <= k) return assigned.map((_, i) => i)
+/** Spherical k-means of the `n` rows of `x` into `k` classes; returns each row's class. */
+function kMeans(x: Float32Array, d: number, n: number, k: number, random: () => number): Int32Array {
+  const assigned = new Int32Array(n)
   const centres = new Float32Array(k * d)
   const picked = new Set<number>()
   for (let c = 0; c < k; c++) {
     let m: number
-    do m = Math.floor(random() * members.length)
+    do m = Math.floor(random() * n)
     while (picked.has(m))
     picked.add(m)
-    centres.set(x.subarray(members[m]! * d, members[m]! * d + d), c * d)
+    centres.set(x.subarray(m * d, m * d + d), c * d)
   }
   for (let round = 0; round < ROUNDS; round++) {
-    members.forEach((row, i) => {
+    for (let row = 0; row < n; row++) {
       let best = 0
       let bestDot = -Infinity
       for (let c = 0; c < k; c++) {
@@ -86,12 +85,12 @@ function kMeans(x: Float32Array, d: number, members: number[], k: number, random
         for (let j = 0; j < d; j++) dot += x[row * d + j]! * centres[c * d + j]!
         if (dot > bestDot) (bestDot = dot), (best = c)
       }
-      assigned[i] = best
-    })
+      assigned[row] = best
+    }
     const sums = new Float64Array(k * d)
-    members.forEach((row, i) => {
-      for (let j = 0; j < d; j++) sums[assigned[i]! * d + j]! += x[row * d + j]!
-    })
+    for (let row = 0; row < n; row++) {
+      for (let j = 0; j < d; j++) sums[assigned[row]! * d + j]! += x[row * d + j]!
+    }
     for (let c = 0; c < k; c++) {
       let norm = 0
       for (let j = 0; j < d; j++) norm += sums[c * d + j]! ** 2
@@ -105,10 +104,9 @@ function kMeans(x: Float32Array, d: number, members: number[], k: number, random
 const embeddings = download()
 const words = embeddings.words.filter((w) => WORD.test(w) && embeddings.vectors[w]).slice(0, WORDS)
 const vectors = unitVectors(embeddings, words)
-const everyWord = words.map((_, i) => i)
 const random = seededRandom(13)
 if (Math.max(...LEVELS) > 36 ** DIGITS) throw new Error(`${DIGITS} base-36 digits hold ${36 ** DIGITS} classes`)
-const levels = LEVELS.map((k) => Array.from(kMeans(vectors, embeddings.dimensions, everyWord, k, random), (c) => c.toString(36).padStart(DIGITS, '0')).join(''))
+const levels = LEVELS.map((k) => Array.from(kMeans(vectors, embeddings.dimensions, words.length, k, random), (c) => c.toString(36).padStart(DIGITS, '0')).join(''))
 const out = { source: PACKAGE, classes: LEVELS, words: words.join(' '), levels }
 writeFileSync(new URL('../src/insights/word-clusters.json', import.meta.url), `${JSON.stringify(out)}\n`)
 console.log(`${words.length} words in ${LEVELS.join(' and ')} classes -> src/insights/word-clusters.json`)

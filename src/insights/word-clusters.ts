@@ -5,9 +5,11 @@
  */
 import clusters from './word-clusters.json' with { type: 'json' }
 
-/** Per word, its class at each level, as feature names ("~1:417": class 417 of the second level). */
+/** Each class's feature name, made once ("~1:417": class 417 of the second level), shared by its words. */
+const names = clusters.classes.map((count, level) => Array.from({ length: count }, (_, c) => `~${level}:${c}`))
+/** Per word, its class at each level, as feature names. */
 const table = new Map<string, readonly string[]>(
-  clusters.words.split(' ').map((word, i) => [word, clusters.levels.map((level, l) => `~${l}:${parseInt(level.slice(2 * i, 2 * i + 2), 36)}`)])
+  clusters.words.split(' ').map((word, i) => [word, clusters.levels.map((level, l) => names[l]![parseInt(level.slice(2 * i, 2 * i + 2), 36)]!)])
 )
 const NONE: readonly string[] = []
 
