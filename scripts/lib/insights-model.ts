@@ -75,8 +75,9 @@ const columns = (rows: string[][], index: Map<string, number>) => rows.map((row)
 
 /**
  * Softmax regression (logistic when there are two classes and only the second one's weights are kept). Full-batch
- * gradient descent with Nesterov momentum: plain descent stopped ITERATIONS steps short of the optimum (its objective
- * 2 to 4% above what momentum reaches in the same steps), and the reader fitted closer to it reads unseen batches better.
+ * gradient descent with Nesterov momentum: plain descent stopped ITERATIONS steps short of the optimum (its regularised
+ * objective 4 to 13% above what momentum reaches in the same steps, on the presence of pricing, timeliness,
+ * professionalism and compassion over the seen sets), and the reader fitted closer to it reads unseen batches better.
  */
 function fit(rows: string[][], y: number[], classes: number): { index: Map<string, number>; w: Float64Array; bias: Float64Array } {
   const index = vocabulary(rows)
