@@ -24,7 +24,14 @@ export const SEEN = ['dev', 'dev2', 'dev3', 'dev4', 'blind', 'blind2', 'blind3',
 const ITERATIONS = 600
 const RATE = 0.5
 const MOMENTUM = 0.9
-const L2 = 0.002
+/**
+ * L2 on the review's own words (lemmas and bigrams), and on every other feature (the classes of words, stars and what
+ * the rules found). Halving it on the words alone raised the by-batch mean (blind4-16) from 79.7 to 80.7 F1 at equal
+ * polarity, ten of thirteen batches up; a quarter read the same as a half, and more L2 on the words and less on the
+ * classes read lower (78.2): the words say more than the shared L2 let them.
+ */
+const L2 = { words: 0.001, other: 0.002 }
+const l2Of = (feature: string) => (feature.startsWith('§') || feature.startsWith('~') ? L2.other : L2.words)
 const MIN_COUNT = 3
 /** Weights smaller than this are dropped, in cross-validation too, so what is measured is what ships. */
 const MIN_WEIGHT = 0.05
@@ -85,13 +92,14 @@ function fit(rows: string[][], y: number[], classes: number): { index: Map<strin
   // The weights, then the biases (not decayed), in one vector that each step moves as a whole.
   const size = index.size * classes
   const w = new Float64Array(size + classes)
+  const decayOf = Float64Array.from(index.keys(), l2Of)
   const velocity = new Float64Array(w.length)
   const ahead = new Float64Array(w.length)
   for (let it = 0; it < ITERATIONS; it++) {
     for (let i = 0; i < w.length; i++) ahead[i] = w[i]! + MOMENTUM * velocity[i]!
     const grad = gradient(x, y, ahead, size, classes)
     for (let i = 0; i < w.length; i++) {
-      const decay = i < size ? L2 * ahead[i]! : 0
+      const decay = i < size ? decayOf[Math.floor(i / classes)]! * ahead[i]! : 0
       velocity[i] = MOMENTUM * velocity[i]! - RATE * (grad[i]! / x.length + decay)
       w[i]! += velocity[i]!
     }
