@@ -2,9 +2,10 @@
  * Training and k-fold cross-validation of the learned reader (src/insights/model.ts), shared by
  * scripts/train-insights-model.ts (which writes the shipped weights) and scripts/eval-insights.ts (which prints CV).
  *
- * Presence: per aspect, L2-regularised logistic regression. Polarity: one L2-regularised softmax regression over the
- * labelled (review, aspect) pairs. Features as model.ts defines them, seen in at least MIN_COUNT training reviews;
- * fitted by full-batch gradient descent with momentum from zero, so the same data give the same weights.
+ * Presence: per aspect, L2-regularised logistic regression over features scaled by their naive Bayes log-count ratios
+ * (NBLR). Polarity: one L2-regularised softmax regression over the labelled (review, aspect) pairs. Features as model.ts
+ * defines them, seen in at least MIN_COUNT training reviews; fitted by full-batch gradient descent with momentum from
+ * zero, so the same data give the same weights.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { Business } from '../../src/domain/index.js'
@@ -86,9 +87,10 @@ const columns = (rows: string[][], index: Map<string, number>) => rows.map((row)
  * objective 4 to 13% above what momentum reaches in the same steps, on the presence of pricing, timeliness,
  * professionalism and compassion over the seen sets), and the reader fitted closer to it reads unseen batches better.
  */
-function fit(rows: string[][], y: number[], classes: number): { index: Map<string, number>; w: Float64Array; bias: Float64Array } {
+function fit(rows: string[][], y: number[], classes: number, scale: Scaling = 'none'): { index: Map<string, number>; w: Float64Array; bias: Float64Array } {
   const index = vocabulary(rows)
   const x = columns(rows, index)
+  const value = scale === 'naive-bayes' ? naiveBayesRatios(x, y, index.size) : new Float64Array(index.size).fill(1)
   // The weights, then the biases (not decayed), in one vector that each step moves as a whole.
   const size = index.size * classes
   const w = new Float64Array(size + classes)
@@ -96,30 +98,52 @@ function fit(rows: string[][], y: number[], classes: number): { index: Map<strin
   const ahead = new Float64Array(w.length)
   for (let it = 0; it < ITERATIONS; it++) {
     for (let i = 0; i < w.length; i++) ahead[i] = w[i]! + MOMENTUM * velocity[i]!
-    const grad = gradient(x, y, ahead, size, classes)
+    const grad = gradient(x, y, value, ahead, size, classes)
     for (let i = 0; i < w.length; i++) {
       const decay = i < size ? L2 * ahead[i]! : 0
       velocity[i] = MOMENTUM * velocity[i]! - RATE * (grad[i]! / x.length + decay)
       w[i]! += velocity[i]!
     }
   }
+  // A feature's weight on its own 0/1 presence, as model.ts reads it.
+  for (let i = 0; i < size; i++) w[i]! *= value[Math.floor(i / classes)]!
   return { index, w: w.subarray(0, size), bias: w.subarray(size) }
 }
 
+/**
+ * How a feature enters a regression: as 0/1, or as 0/its naive Bayes log-count ratio between the two classes (NBLR:
+ * Wang and Manning, "Baselines and bigrams", 2012). The scaling changes what the L2 holds back: a feature whose
+ * presence already tells the classes apart needs a small weight to count, one that does not needs a large one. By
+ * batch over blind4-18, presence with the ratios read 82.2 F1 / 85.1 polarity at p >= 0.35 (82.3 / 85.2 at 0.3) where
+ * 0/1 read 81.0 / 85.4 (80.9 / 85.4); the ratios held within +-3 or +-5 read the same, and with twice the L2 82.3 /
+ * 84.9. Polarity with each class's ratio against the rest read 85.3 against 85.2 at 0.3, and is left 0/1.
+ */
+type Scaling = 'none' | 'naive-bayes'
+
+/** Per column, the log of how much likelier it is in a row of class 1 than in one of class 0, smoothed by one. */
+function naiveBayesRatios(x: number[][], y: number[], columns: number): Float64Array {
+  const counts = [new Float64Array(columns).fill(1), new Float64Array(columns).fill(1)] as const
+  x.forEach((row, n) => {
+    for (const j of row) counts[y[n] === 1 ? 1 : 0][j]! += 1
+  })
+  const [total0, total1] = counts.map((c) => c.reduce((a, b) => a + b, 0)) as [number, number]
+  return counts[1].map((c1, j) => Math.log(c1 / total1) - Math.log(counts[0][j]! / total0))
+}
+
 /** The gradient of the summed cross-entropy at `w` (weights then biases, as fit() lays them out). */
-function gradient(x: number[][], y: number[], w: Float64Array, size: number, classes: number): Float64Array {
+function gradient(x: number[][], y: number[], value: Float64Array, w: Float64Array, size: number, classes: number): Float64Array {
   const grad = new Float64Array(w.length)
   const z = new Float64Array(classes)
   x.forEach((row, n) => {
     z.set(w.subarray(size))
-    for (const j of row) for (let c = 0; c < classes; c++) z[c]! += w[j * classes + c]!
+    for (const j of row) for (let c = 0; c < classes; c++) z[c]! += w[j * classes + c]! * value[j]!
     const top = Math.max(...z)
     let sum = 0
     for (let c = 0; c < classes; c++) sum += Math.exp(z[c]! - top)
     for (let c = 0; c < classes; c++) {
       const err = Math.exp(z[c]! - top) / sum - (y[n] === c ? 1 : 0)
       grad[size + c]! += err
-      for (const j of row) grad[j * classes + c]! += err
+      for (const j of row) grad[j * classes + c]! += err * value[j]!
     }
   })
   return grad
@@ -130,7 +154,7 @@ const rounded = (x: number) => Math.round(x * 1000) / 1000
 /** Presence for one aspect: two-class softmax, kept as a logistic regression (the second class's weights minus the first's). */
 function presence(examples: Example[], aspect: string): LearnedModel['presence'][string] {
   const rows = examples.map((e) => [...e.words, ...sharedFeatures(e.review.rating, e.rules), ...ownFeatures(e.rules.get(aspect))])
-  const { index, w, bias } = fit(rows, examples.map((e) => (aspect in e.review.labels.aspects ? 1 : 0)), 2)
+  const { index, w, bias } = fit(rows, examples.map((e) => (aspect in e.review.labels.aspects ? 1 : 0)), 2, 'naive-bayes')
   const weights: Record<string, number> = {}
   for (const [f, j] of index) {
     const v = w[j * 2 + 1]! - w[j * 2]!
