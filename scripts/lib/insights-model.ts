@@ -121,8 +121,8 @@ function fit(rows: string[][], y: number[], classes: number, scale: Scaling = 'n
 type Scaling = 'none' | 'naive-bayes'
 
 /** Per column, the log of how much likelier it is in a row of class 1 than in one of class 0, smoothed by one. */
-function naiveBayesRatios(x: number[][], y: number[], columns: number): Float64Array {
-  const counts = [new Float64Array(columns).fill(1), new Float64Array(columns).fill(1)] as const
+function naiveBayesRatios(x: number[][], y: number[], width: number): Float64Array {
+  const counts = [new Float64Array(width).fill(1), new Float64Array(width).fill(1)] as const
   x.forEach((row, n) => {
     for (const j of row) counts[y[n] === 1 ? 1 : 0][j]! += 1
   })
