@@ -48,6 +48,15 @@ test("the polarity of an aspect the rules found comes from the words around its 
   assert.equal(read(`She was kind. ${text}`, { model })[0]!.sentiment, 'positive')
 })
 
+test("a word around an aspect's mentions may judge each aspect its own way", () => {
+  // "Long" is a fault in the wait and a virtue in a service that took its time.
+  const model = { polarity: { bias: [0, 0, 0, 0], weights: { '§aspect:timeliness&context:long': [-2, 2, 0, 0], '§aspect:ceremony&context:long': [2, -2, 0, 0] } } }
+  const long: RuleEvidence = { judged: false, sentiment: 'neutral', score: 0, lemmas: [], sides: 'neither', context: ['it', 'be', 'long'] }
+  const readAs = (aspect: string) => read('It was long.', { rules: [[aspect, long]], model: { ...model, presence: { [aspect]: { bias: 5, weights: {} } } } })
+  assert.deepEqual(readAs('timeliness').map((a) => [a.id, a.sentiment]), [['timeliness', 'negative']])
+  assert.deepEqual(readAs('ceremony').map((a) => [a.id, a.sentiment]), [['ceremony', 'positive']])
+})
+
 test("the words around an aspect's mentions count for finding it, for that aspect alone", () => {
   const model = { presence: { compassion: { bias: -2, weights: { '§context:rude': 3 } }, pricing: { bias: -2, weights: { '§context:rude': -3 } } } }
   assert.deepEqual(read('They were rude.', { rules: [['compassion', rudeRules]], model }).map((a) => a.id), ['compassion'])
@@ -83,8 +92,9 @@ test('the compiled reader gives what the weights give feature by feature, as tra
   const symbols = [...CONTEXT, ...[1, 2, 3, 4, 5].map((r) => `§stars:${r}`)].concat(aspects.flatMap((a) => [`§any:${a}`, `§judged:${a}`]), ['§own:none', '§own:found', '§own:several', '§own:one', '§own:judged', '§own:neutral'])
   const polaritySymbols = ['positive', 'negative', 'neutral', 'mixed', 'none'].flatMap((s) => [`§said:${s}`, ...[1, 2, 3, 4, 5].map((r) => `§said:${s}&stars:${r}`), ...aspects.map((a) => `§aspect:${a}&said:${s}`)])
     .concat([-4, -3, -2, -1, 0, 1, 2, 3, 4, 'none'].map((x) => `§strength:${x}`), [1, 2, 3, 4, 5].map((r) => `§stars:${r}`), aspects.map((a) => `§aspect:${a}`), ['§phrase:kind', '§phrase:late'])
+    .concat(aspects.flatMap((a) => [1, 2, 3, 4, 5].map((r) => `§aspect:${a}&stars:${r}`)))
     .concat(['both', 'praised', 'criticised', 'neither', 'none'].flatMap((s) => [`§sides:${s}`, ...[1, 2, 3, 4, 5].map((r) => `§sides:${s}&stars:${r}`)]))
-    .concat(CONTEXT)
+    .concat(CONTEXT, aspects.flatMap((a) => CONTEXT.map((c) => c.replace('§', `§aspect:${a}&`))))
   const words = ['kind', 'late', 'price', 'so kind', 'too late', 'the price', 'call', ...['kind', 'late', 'price', 'fair'].flatMap(clustersOf)]
   const model: LearnedModel = {
     features: FEATURES_VERSION,
