@@ -50,6 +50,8 @@ const ASPECTS = FUNERAL_HOME_TAXONOMY.aspects.map((a) => a.id)
 export interface Example {
   review: LabelledReview
   words: string[]
+  /** Each sentence's words (wordFeatures of the sentence alone). */
+  sentences: string[][]
   /** What the rules alone found, per aspect. */
   rules: Map<string, RuleEvidence>
 }
@@ -68,7 +70,7 @@ const asEngineReview = (l: LabelledReview) => asReview(l, mentions.detect(l.text
 
 export function example(review: LabelledReview): Example {
   const { sentences, rules } = readRules(asEngineReview(review), { taxonomy, mentions })
-  return { review, words: [...wordFeatures(sentences)], rules }
+  return { review, words: [...wordFeatures(sentences)], sentences: sentences.map((s) => [...wordFeatures([s])]), rules }
 }
 
 /** Feature names to column numbers: those seen in at least MIN_COUNT rows. */
@@ -164,13 +166,13 @@ function presence(examples: Example[], aspect: string): LearnedModel['presence']
 }
 
 /**
- * Polarity over every labelled (review, aspect) pair. The review's words are features only of an aspect the rules did
- * not find: one they found has the words around its mentions (RuleEvidence.context), and the rest of the review speaks
- * of other things (model.ts reads it the same way).
+ * Polarity over every labelled (review, aspect) pair. An aspect the rules found is judged by the words around its
+ * mentions (RuleEvidence.context); one they did not, by the words of the sentence whose words weigh most for its
+ * presence: the rest of the review speaks of other things (model.ts reads it the same way).
  */
-function polarity(examples: Example[]): LearnedModel['polarity'] {
+function polarity(examples: Example[], presence: LearnedModel['presence']): LearnedModel['polarity'] {
   const pairs = examples.flatMap((e) => Object.entries(e.review.labels.aspects).map(([aspect, gold]) => ({ e, aspect, gold: gold as Polarity })))
-  const rows = pairs.map(({ e, aspect }) => [...(e.rules.has(aspect) ? [] : e.words), ...polarityFeatures(aspect, e.rules.get(aspect), e.review.rating)])
+  const rows = pairs.map(({ e, aspect }) => [...(e.rules.has(aspect) ? [] : likeliest(e.sentences, presence[aspect]!.weights)), ...polarityFeatures(aspect, e.rules.get(aspect), e.review.rating)])
   const k = POLARITIES.length
   const { index, w, bias } = fit(rows, pairs.map((p) => POLARITIES.indexOf(p.gold)), k)
   const weights: Record<string, number[]> = {}
@@ -181,8 +183,15 @@ function polarity(examples: Example[]): LearnedModel['polarity'] {
   return { bias: Array.from(bias, rounded), weights }
 }
 
+/** The words of the sentence whose words weigh most for an aspect's presence (the first of equals), as model.ts picks it. */
+function likeliest(sentences: string[][], weights: Record<string, number>): string[] {
+  const weigh = (s: string[]) => s.reduce((sum, f) => sum + (weights[f] ?? 0), 0)
+  return sentences.reduce<{ words: string[]; z: number }>((best, s) => (weigh(s) > best.z ? { words: s, z: weigh(s) } : best), { words: [], z: -Infinity }).words
+}
+
 export function train(examples: Example[], threshold: number): LearnedModel {
-  return { features: FEATURES_VERSION, threshold, presence: Object.fromEntries(ASPECTS.map((a) => [a, presence(examples, a)])), polarity: polarity(examples) }
+  const found = Object.fromEntries(ASPECTS.map((a) => [a, presence(examples, a)]))
+  return { features: FEATURES_VERSION, threshold, presence: found, polarity: polarity(examples, found) }
 }
 
 /** How the engine (with `model`, or the rules alone) scores on `examples`, added into `into`. */

@@ -44,8 +44,13 @@ test("the polarity of an aspect the rules found comes from the words around its 
   const model = { polarity: { bias: [0, 0, 0, 0], weights: { lovely: [5, -5, 0, 0], '§context:rude': [-2, 2, 0, 0] } } }
   const text = 'They were rude. The chapel was lovely, lovely, lovely.'
   assert.equal(read(text, { rules: [['compassion', rudeRules]], model })[0]!.sentiment, 'negative')
-  // Without the rules' finding, the whole review speaks for it.
-  assert.equal(read(`She was kind. ${text}`, { model })[0]!.sentiment, 'positive')
+})
+
+test('the polarity of an aspect only the reader found comes from the sentence that speaks most of it, not from the rest of the review', () => {
+  // "Kind" finds compassion; read with the whole review, "awful" (of the parking) would make it negative.
+  const model = { polarity: { bias: [0, 0, 0, 0], weights: { kind: [2, -1, 0, 0], awful: [-5, 5, 0, 0] } } }
+  assert.deepEqual(read('The parking was awful. She was kind.', { model }).map((a) => [a.id, a.sentiment]), [['compassion', 'positive']])
+  assert.deepEqual(read('She was kind and the parking was awful.', { model }).map((a) => [a.id, a.sentiment]), [['compassion', 'negative']])
 })
 
 test("a word around an aspect's mentions may judge each aspect its own way", () => {
@@ -102,6 +107,10 @@ test('the compiled reader gives what the weights give feature by feature, as tra
     presence: Object.fromEntries(aspects.map((a) => [a, { bias: w(), weights: Object.fromEntries([...symbols, ...words].map((f) => [f, w()])) }])),
     polarity: { bias: [w(), w(), w(), w()], weights: Object.fromEntries([...polaritySymbols, ...words].map((f) => [f, [w(), w(), w(), w()]])) }
   }
+  const likeliestSentence = (text: string, a: string) => {
+    const weigh = (s: Set<string>) => [...s].reduce((sum, x) => sum + (model.presence[a]!.weights[x] ?? 0), 0)
+    return parseText(text).map((s) => wordFeatures([s])).reduce((best, s) => (weigh(s) > weigh(best) ? s : best))
+  }
   const plain = (text: string, rating: number, rules: Map<string, RuleEvidence>) => {
     const ws = wordFeatures(parseText(text))
     return aspects.flatMap((a) => {
@@ -109,8 +118,8 @@ test('the compiled reader gives what the weights give feature by feature, as tra
       const z = [...f].reduce((sum, x) => sum + (model.presence[a]!.weights[x] ?? 0), model.presence[a]!.bias)
       if (1 / (1 + Math.exp(-z)) < model.threshold) return []
       const logits = [...model.polarity.bias]
-      // The review's words speak for the polarity of an aspect the rules did not find; the words around the mentions of one they did.
-      for (const x of new Set([...(rules.has(a) ? [] : ws), ...polarityFeatures(a, rules.get(a), rating)])) model.polarity.weights[x]?.forEach((v, c) => (logits[c]! += v))
+      // The words around the mentions speak for the polarity of an aspect the rules found; the likeliest sentence for one they did not.
+      for (const x of new Set([...(rules.has(a) ? [] : likeliestSentence(text, a)), ...polarityFeatures(a, rules.get(a), rating)])) model.polarity.weights[x]?.forEach((v, c) => (logits[c]! += v))
       const e = logits.map((v) => Math.exp(v))
       const sum = e.reduce((x, y) => x + y, 0)
       return [{ id: a, sentiment: POLARITIES[logits.indexOf(Math.max(...logits))], score: Math.round(((e[0]! - e[1]!) / sum) * 1000) / 1000 }]

@@ -2,9 +2,10 @@
  * The learned part beside the rules (issue 13): a reader trained on labelled reviews that decides, for each aspect,
  * whether a review judges it (logistic regression) and with what polarity (softmax regression), from the review's
  * words, its stars and what the rules found in it, down to the words of the clauses where they found each aspect (the
- * polarity of an aspect the rules found is read from those, not from the whole review). scripts/train-insights-model.ts
- * trains it (5-fold cross-validation decides whether it ships) and writes the weights to learned-model.json. Pure
- * arithmetic over the tokens: deterministic, no network.
+ * polarity of an aspect the rules found is read from those, that of one only the reader finds from the sentence that
+ * speaks most of it: not from the whole review). scripts/train-insights-model.ts trains it (5-fold cross-validation
+ * decides whether it ships) and writes the weights to learned-model.json. Pure arithmetic over the tokens:
+ * deterministic, no network.
  */
 import shipped from './learned-model.json' with { type: 'json' }
 import type { Sentence } from './nlp.js'
@@ -44,7 +45,7 @@ export interface LearnedModel {
   polarity: { bias: number[]; weights: Record<string, number[]> }
 }
 
-export const FEATURES_VERSION = 6
+export const FEATURES_VERSION = 7
 
 const SKIP = new Set(['PUNCT', 'PROPN', 'SYM', 'NUM', 'X'])
 
@@ -282,33 +283,11 @@ export interface LearnedAspect {
 /** The aspects the model finds in a review (in the order of its ids), given its words, stars and what the rules found. */
 export function readReview(model: CompiledModel, sentences: readonly Sentence[], rating: number, rules: ReadonlyMap<string, RuleEvidence>): LearnedAspect[] {
   const n = model.ids.length
-  const width = model.start.length
-  const { rows, stamps } = model
   // Presence logits of each aspect, then the words' part of the polarity logits.
   const z = model.logits
   z.set(model.start)
-  // Stamps wrap around as 32-bit integers; a row counted 2^32 readings ago is long forgotten.
-  const stamp = (model.readings.n = (model.readings.n + 1) | 0 || 1)
-  const count = (r: number | undefined) => {
-    if (r === undefined || r < 0) return
-    const o = r * ROW
-    if (stamps[o + STAMP] === stamp) return
-    stamps[o + STAMP] = stamp
-    for (let i = 0; i < width; i++) z[i]! += rows[o + i]!
-  }
-  for (const s of sentences) {
-    let previous: number | undefined
-    for (const t of s.tokens) {
-      if (SKIP.has(t.pos)) continue
-      const id = model.lemmas.get(t.lemma)
-      if (id !== undefined) {
-        count(model.lemmaRow[id])
-        if (previous !== undefined) count(bigramRow(model, previous, id))
-        for (let c = model.classStart[id]!; c < model.classStart[id + 1]!; c++) count(model.classRow[c])
-      }
-      previous = id
-    }
-  }
+  const stamp = nextStamp(model)
+  for (const s of sentences) countWords(model, s, z, stamp)
   add(z, model.stars[rating])
   model.ids.forEach((id, a) => {
     const e = rules.get(id)
@@ -317,23 +296,63 @@ export function readReview(model: CompiledModel, sentences: readonly Sentence[],
     if (e.judged) add(z, model.judged[a])
   })
   const found: LearnedAspect[] = []
+  let bySentence: Float64Array[] | undefined
   model.ids.forEach((id, a) => {
     const e = rules.get(id)
     const own = model.own
     let presence = z[a]! + (e ? own.found[a]! + (e.lemmas.length > 1 ? own.several[a]! : own.one[a]!) + (e.judged ? own.judged[a]! : 0) + (e.sentiment === 'neutral' ? own.neutral[a]! : 0) : own.none[a]!)
     for (const word of e?.context ?? []) presence += model.ownContext.get(word)?.[a] ?? 0
     if (1 / (1 + Math.exp(-presence)) < model.threshold) return
-    found.push({ id, ...polarityOf(model, z.subarray(n), a, e, rating) })
+    // An aspect the rules did not find is judged by the words of the sentence that speaks most of it (counted once a review).
+    const words = e ? undefined : likeliest((bySentence ??= sentences.map((s) => countWords(model, s, new Float64Array(z.length)))), a).subarray(n)
+    found.push({ id, ...polarityOf(model, words, a, e, rating) })
   })
   return found
 }
 
-/** The polarity of aspect `a`, from the words' part of its logits and its other polarity features. */
-function polarityOf(model: CompiledModel, words: Float64Array, a: number, e: RuleEvidence | undefined, rating: number): { sentiment: Polarity; score: number } {
+// Stamps wrap around as 32-bit integers; a row counted 2^32 readings ago is long forgotten.
+const nextStamp = (model: CompiledModel) => (model.readings.n = (model.readings.n + 1) | 0 || 1)
+
+/** Adds the rows of the sentence's words into `z` (returned), each row once under `stamp`: once a review, or a sentence. */
+function countWords(model: CompiledModel, s: Sentence, z: Float64Array, stamp = nextStamp(model)): Float64Array {
+  const { rows, stamps } = model
+  const width = z.length
+  const count = (r: number | undefined) => {
+    if (r === undefined || r < 0) return
+    const o = r * ROW
+    if (stamps[o + STAMP] === stamp) return
+    stamps[o + STAMP] = stamp
+    for (let i = 0; i < width; i++) z[i]! += rows[o + i]!
+  }
+  let previous: number | undefined
+  for (const t of s.tokens) {
+    if (SKIP.has(t.pos)) continue
+    const id = model.lemmas.get(t.lemma)
+    if (id !== undefined) {
+      count(model.lemmaRow[id])
+      if (previous !== undefined) count(bigramRow(model, previous, id))
+      for (let c = model.classStart[id]!; c < model.classStart[id + 1]!; c++) count(model.classRow[c])
+    }
+    previous = id
+  }
+  return z
+}
+
+/** Of the sentences' word logits, those whose words weigh most for the presence of aspect `a` (the first of equals). */
+function likeliest(bySentence: Float64Array[], a: number): Float64Array {
+  let best = bySentence[0]
+  for (const s of bySentence) if (s[a]! > best![a]!) best = s
+  return best ?? new Float64Array(0)
+}
+
+/**
+ * The polarity of aspect `a`, from the words' part of its logits (for an aspect the rules did not find; for one they
+ * found, the words around its mentions judge it) and its other polarity features.
+ */
+function polarityOf(model: CompiledModel, words: Float64Array | undefined, a: number, e: RuleEvidence | undefined, rating: number): { sentiment: Polarity; score: number } {
   const z = model.scratch
   z.set(model.polarityBias)
-  // The review's words judge an aspect the rules did not find; for one they found, the words around its mentions do.
-  if (!e) add(z, words)
+  add(z, words)
   const said = e ? POLARITIES.indexOf(e.sentiment) : SAID.length - 1
   add(z, model.said[said])
   add(z, e ? model.strength[strengthOf(e.score) + 4] : model.noStrength)
