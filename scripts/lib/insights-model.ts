@@ -70,7 +70,9 @@ const asEngineReview = (l: LabelledReview) => asReview(l, mentions.detect(l.text
 
 export function example(review: LabelledReview): Example {
   const { sentences, rules } = readRules(asEngineReview(review), { taxonomy, mentions })
-  return { review, words: [...wordFeatures(sentences)], sentences: sentences.map((s) => [...wordFeatures([s])]), rules }
+  const bySentence = sentences.map((s) => [...wordFeatures([s])])
+  // wordFeatures starts each sentence afresh (no bigram across two), so the review's words are its sentences' together.
+  return { review, words: [...new Set(bySentence.flat())], sentences: bySentence, rules }
 }
 
 /** Feature names to column numbers: those seen in at least MIN_COUNT rows. */
@@ -185,8 +187,13 @@ function polarity(examples: Example[], presence: LearnedModel['presence']): Lear
 
 /** The words of the sentence whose words weigh most for an aspect's presence (the first of equals), as model.ts picks it. */
 function likeliest(sentences: string[][], weights: Record<string, number>): string[] {
-  const weigh = (s: string[]) => s.reduce((sum, f) => sum + (weights[f] ?? 0), 0)
-  return sentences.reduce<{ words: string[]; z: number }>((best, s) => (weigh(s) > best.z ? { words: s, z: weigh(s) } : best), { words: [], z: -Infinity }).words
+  let best: string[] = []
+  let top = -Infinity
+  for (const s of sentences) {
+    const z = s.reduce((sum, f) => sum + (weights[f] ?? 0), 0)
+    if (z > top) [best, top] = [s, z]
+  }
+  return best
 }
 
 export function train(examples: Example[], threshold: number): LearnedModel {

@@ -140,7 +140,7 @@ export function polarityFeatures(aspect: string, evidence: RuleEvidence | undefi
 export interface CompiledModel {
   ids: string[]
   threshold: number
-  /** The presence biases, then zeros for the polarity part: where a reading starts. */
+  /** The presence biases: where a reading starts. */
   start: Float64Array
   polarityBias: Float64Array
   /** Per lemma of a feature or with classes, its number; by that number, its row (-1: none). */
@@ -189,7 +189,7 @@ export interface CompiledModel {
    * of a wait and of a eulogy).
    */
   aspectContext: Map<string, Float64Array>[]
-  /** Scratch space of one reading (its logits, then one aspect's polarity logits), and the number of readings so far. */
+  /** Scratch space of one reading (its presence logits, then one aspect's polarity logits), and the number of readings so far. */
   logits: Float64Array
   scratch: Float64Array
   readings: { n: number }
@@ -237,8 +237,7 @@ export function compileModel(model: LearnedModel): CompiledModel {
   const classes = classRows(lemmaId, (cls) => lemmas.get(cls), lemmaRow)
   const P = (name: string) => presence.get(name) ?? new Float64Array(n)
   const Q = (name: string) => polarity.get(name) ?? new Float64Array(k)
-  const start = new Float64Array(n + k)
-  start.set(ids.map((id) => model.presence[id]!.bias))
+  const start = Float64Array.from(ids, (id) => model.presence[id]!.bias)
   return {
     ids,
     threshold: model.threshold,
@@ -267,7 +266,7 @@ export function compileModel(model: LearnedModel): CompiledModel {
     phrase: prefixed(polarity, NAMES.phrase('')),
     context: prefixed(polarity, NAMES.context('')),
     aspectContext: ids.map((id) => prefixed(polarity, NAMES.aspectContext(id, ''))),
-    logits: new Float64Array(n + k),
+    logits: new Float64Array(n),
     scratch: new Float64Array(k),
     readings: { n: 0 }
   }
@@ -283,7 +282,7 @@ export interface LearnedAspect {
 /** The aspects the model finds in a review (in the order of its ids), given its words, stars and what the rules found. */
 export function readReview(model: CompiledModel, sentences: readonly Sentence[], rating: number, rules: ReadonlyMap<string, RuleEvidence>): LearnedAspect[] {
   const n = model.ids.length
-  // Presence logits of each aspect, then the words' part of the polarity logits.
+  // Presence logits of each aspect: the words' polarity columns count only in the sentence that judges an aspect (below).
   const z = model.logits
   z.set(model.start)
   const stamp = nextStamp(model)
@@ -304,7 +303,7 @@ export function readReview(model: CompiledModel, sentences: readonly Sentence[],
     for (const word of e?.context ?? []) presence += model.ownContext.get(word)?.[a] ?? 0
     if (1 / (1 + Math.exp(-presence)) < model.threshold) return
     // An aspect the rules did not find is judged by the words of the sentence that speaks most of it (counted once a review).
-    const words = e ? undefined : likeliest((bySentence ??= sentences.map((s) => countWords(model, s, new Float64Array(z.length)))), a).subarray(n)
+    const words = e ? undefined : likeliest((bySentence ??= sentences.map((s) => countWords(model, s, new Float64Array(n + POLARITIES.length)))), a).subarray(n)
     found.push({ id, ...polarityOf(model, words, a, e, rating) })
   })
   return found
@@ -313,7 +312,10 @@ export function readReview(model: CompiledModel, sentences: readonly Sentence[],
 // Stamps wrap around as 32-bit integers; a row counted 2^32 readings ago is long forgotten.
 const nextStamp = (model: CompiledModel) => (model.readings.n = (model.readings.n + 1) | 0 || 1)
 
-/** Adds the rows of the sentence's words into `z` (returned), each row once under `stamp`: once a review, or a sentence. */
+/**
+ * Adds the rows of the sentence's words into `z` (returned; as many columns as it has: presence alone, or presence and
+ * polarity), each row once under `stamp`: once a review, or a sentence.
+ */
 function countWords(model: CompiledModel, s: Sentence, z: Float64Array, stamp = nextStamp(model)): Float64Array {
   const { rows, stamps } = model
   const width = z.length
