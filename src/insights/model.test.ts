@@ -21,15 +21,23 @@ const read = (text: string, o: { rating?: number; rules?: [string, RuleEvidence]
 const rudeRules: RuleEvidence = { judged: true, sentiment: 'negative', score: -0.6, lemmas: ['rude'], sides: 'criticised', context: ['they', 'be', 'rude'] }
 
 test('an aspect is found when its probability reaches the threshold, with the polarity whose probability is highest', () => {
-  // Presence -2 + 3 + 1 = 2 (p = 0.88); polarity logits [2.1, -1, 0, 0]: P(positive) 0.775 - P(negative) 0.035.
+  // Presence -2 + 3 + 1, and 3 + 1 again from its one sentence = 6 (p = 0.998); polarity logits [2.1, -1, 0, 0]: P(positive) 0.775 - P(negative) 0.035.
   assert.deepEqual(read('She was so kind.'), [{ id: 'compassion', sentiment: 'positive', score: 0.74 }])
   assert.deepEqual(read('The chapel was fine.'), [])
 })
 
-test('a word counts once in a review, however often it comes', () => {
-  // Once: -2 + 3 = 1, p = 0.73; three times it would be 7, p = 0.999.
-  assert.equal(read('Kind, kind, kind.', { model: { threshold: 0.8 } }).length, 0)
-  assert.equal(read('Kind, kind, kind.', { model: { threshold: 0.7 } }).length, 1)
+test('a word counts once in a review and once in its sentence, however often it comes', () => {
+  // Once in the review and once in its one sentence: -2 + 3 + 3 = 4, p = 0.982; three times it would be 16.
+  assert.equal(read('Kind, kind, kind.', { model: { threshold: 0.99 } }).length, 0)
+  assert.equal(read('Kind, kind, kind.', { model: { threshold: 0.98 } }).length, 1)
+})
+
+test('words said of an aspect in one sentence count for more than the same words said apart', () => {
+  // The review's words count once (2), and its sentences' pooled by log-sum-exp: one sentence of both, 2 (p = 0.5);
+  // two sentences of one each, log(e + e) = 1.69 (p = 0.42).
+  const model = { threshold: 0.45, presence: { compassion: { bias: -4, weights: { kind: 1, warm: 1 } } } }
+  assert.deepEqual(read('She was kind and warm.', { model }).map((a) => a.id), ['compassion'])
+  assert.deepEqual(read('She was kind. She was warm.', { model }), [])
 })
 
 test("what the rules found is evidence: for the aspect itself, for the others, and for the polarity", () => {
@@ -115,7 +123,9 @@ test('the compiled reader gives what the weights give feature by feature, as tra
     const ws = wordFeatures(parseText(text))
     return aspects.flatMap((a) => {
       const f = new Set([...ws, ...sharedFeatures(rating, rules), ...ownFeatures(rules.get(a))])
-      const z = [...f].reduce((sum, x) => sum + (model.presence[a]!.weights[x] ?? 0), model.presence[a]!.bias)
+      const weigh = (fs: Set<string>) => [...fs].reduce((sum, x) => sum + (model.presence[a]!.weights[x] ?? 0), 0)
+      // The review's features once, and its sentences' words pooled by log-sum-exp.
+      const z = model.presence[a]!.bias + weigh(f) + Math.log(parseText(text).reduce((sum, s) => sum + Math.exp(weigh(wordFeatures([s]))), 0))
       if (1 / (1 + Math.exp(-z)) < model.threshold) return []
       const logits = [...model.polarity.bias]
       // The words around the mentions speak for the polarity of an aspect the rules found; the likeliest sentence for one they did not.

@@ -1,7 +1,8 @@
 /**
  * The learned part beside the rules (issue 13): a reader trained on labelled reviews that decides, for each aspect,
- * whether a review judges it (logistic regression) and with what polarity (softmax regression), from the review's
- * words, its stars and what the rules found in it, down to the words of the clauses where they found each aspect (the
+ * whether a review judges it (logistic regression: its words once, and its sentences' words pooled, so that one sentence
+ * that speaks of the aspect weighs more than the same words strewn about) and with what polarity (softmax regression),
+ * from the review's words, its stars and what the rules found in it, down to the words of the clauses where they found each aspect (the
  * polarity of an aspect the rules found is read from those, that of one only the reader finds from the sentence that
  * speaks most of it: not from the whole review). scripts/train-insights-model.ts trains it (5-fold cross-validation
  * decides whether it ships) and writes the weights to learned-model.json. Pure arithmetic over the tokens:
@@ -45,7 +46,7 @@ export interface LearnedModel {
   polarity: { bias: number[]; weights: Record<string, number[]> }
 }
 
-export const FEATURES_VERSION = 7
+export const FEATURES_VERSION = 8
 
 const SKIP = new Set(['PUNCT', 'PROPN', 'SYM', 'NUM', 'X'])
 
@@ -157,7 +158,7 @@ export interface CompiledModel {
   bigramStart: Int32Array
   bigramSecond: Int32Array
   bigramRow: Int32Array
-  /** The rows, ROW floats each; the same memory as 32-bit integers, for the reading stamps (at STAMP of each row). */
+  /** The rows, ROW floats each; the same memory as 32-bit integers, for the reading stamps (at STAMP and SENTENCE_STAMP of each row). */
   rows: Float32Array
   stamps: Int32Array
   /** Presence weights (one per aspect): by rating; by the index of the aspect the rules found, or found judged. */
@@ -195,9 +196,13 @@ export interface CompiledModel {
   readings: { n: number }
 }
 
-/** Floats per row, and where in a row its stamp is: 16 floats of 4 bytes fill a 64-byte cache line. */
+/**
+ * Floats per row, and where in a row its stamps are (the last reading of a review, and of a sentence, that counted it):
+ * 16 floats of 4 bytes fill a 64-byte cache line.
+ */
 const ROW = 16
 const STAMP = ROW - 1
+const SENTENCE_STAMP = ROW - 2
 
 const isSymbol = (feature: string) => feature.startsWith('§')
 
@@ -206,7 +211,7 @@ export function compileModel(model: LearnedModel): CompiledModel {
   const ids = Object.keys(model.presence)
   const n = ids.length
   const k = POLARITIES.length
-  if (n + k > STAMP) throw new Error(`a row holds ${STAMP} weights, not ${n + k}`)
+  if (n + k > SENTENCE_STAMP) throw new Error(`a row holds ${SENTENCE_STAMP} weights, not ${n + k}`)
   const lemmas = new Map<string, number>()
   const lemmaRow: number[] = []
   const bigrams = new Map<string, [number, number, number]>()
@@ -282,11 +287,12 @@ export interface LearnedAspect {
 /** The aspects the model finds in a review (in the order of its ids), given its words, stars and what the rules found. */
 export function readReview(model: CompiledModel, sentences: readonly Sentence[], rating: number, rules: ReadonlyMap<string, RuleEvidence>): LearnedAspect[] {
   const n = model.ids.length
-  // Presence logits of each aspect: the words' polarity columns count only in the sentence that judges an aspect (below).
+  // Presence logits of each aspect: the review's words once, and each sentence's words pooled (countWords); the words'
+  // polarity columns count only in the sentence that judges an aspect (below).
   const z = model.logits
   z.set(model.start)
-  const stamp = nextStamp(model)
-  for (const s of sentences) countWords(model, s, z, stamp)
+  const bySentence = countWords(model, sentences, z)
+  for (let a = 0; a < n; a++) z[a]! += pooled(bySentence, a)
   add(z, model.stars[rating])
   model.ids.forEach((id, a) => {
     const e = rules.get(id)
@@ -295,7 +301,6 @@ export function readReview(model: CompiledModel, sentences: readonly Sentence[],
     if (e.judged) add(z, model.judged[a])
   })
   const found: LearnedAspect[] = []
-  let bySentence: Float64Array[] | undefined
   model.ids.forEach((id, a) => {
     const e = rules.get(id)
     const own = model.own
@@ -303,7 +308,7 @@ export function readReview(model: CompiledModel, sentences: readonly Sentence[],
     for (const word of e?.context ?? []) presence += model.ownContext.get(word)?.[a] ?? 0
     if (1 / (1 + Math.exp(-presence)) < model.threshold) return
     // An aspect the rules did not find is judged by the words of the sentence that speaks most of it (counted once a review).
-    const words = e ? undefined : likeliest((bySentence ??= sentences.map((s) => countWords(model, s, new Float64Array(n + POLARITIES.length)))), a).subarray(n)
+    const words = e ? undefined : likeliest(bySentence, a).subarray(n)
     found.push({ id, ...polarityOf(model, words, a, e, rating) })
   })
   return found
@@ -313,31 +318,56 @@ export function readReview(model: CompiledModel, sentences: readonly Sentence[],
 const nextStamp = (model: CompiledModel) => (model.readings.n = (model.readings.n + 1) | 0 || 1)
 
 /**
- * Adds the rows of the sentence's words into `z` (returned; as many columns as it has: presence alone, or presence and
- * polarity), each row once under `stamp`: once a review, or a sentence.
+ * Adds the rows of the review's words into `review` (presence columns), each row once a review, and returns each
+ * sentence's own sum of them (presence and polarity columns), each row once a sentence: one pass, a stamp for each.
  */
-function countWords(model: CompiledModel, s: Sentence, z: Float64Array, stamp = nextStamp(model)): Float64Array {
+function countWords(model: CompiledModel, sentences: readonly Sentence[], review: Float64Array): Float64Array[] {
   const { rows, stamps } = model
-  const width = z.length
-  const count = (r: number | undefined) => {
-    if (r === undefined || r < 0) return
-    const o = r * ROW
-    if (stamps[o + STAMP] === stamp) return
-    stamps[o + STAMP] = stamp
-    for (let i = 0; i < width; i++) z[i]! += rows[o + i]!
-  }
-  let previous: number | undefined
-  for (const t of s.tokens) {
-    if (SKIP.has(t.pos)) continue
-    const id = model.lemmas.get(t.lemma)
-    if (id !== undefined) {
-      count(model.lemmaRow[id])
-      if (previous !== undefined) count(bigramRow(model, previous, id))
-      for (let c = model.classStart[id]!; c < model.classStart[id + 1]!; c++) count(model.classRow[c])
+  const n = review.length
+  const width = n + POLARITIES.length
+  const block = new Float64Array(sentences.length * width)
+  const reviewStamp = nextStamp(model)
+  return sentences.map((s, i) => {
+    const z = block.subarray(i * width, (i + 1) * width)
+    const sentenceStamp = nextStamp(model)
+    const count = (r: number | undefined) => {
+      if (r === undefined || r < 0) return
+      const o = r * ROW
+      if (stamps[o + SENTENCE_STAMP] !== sentenceStamp) {
+        stamps[o + SENTENCE_STAMP] = sentenceStamp
+        for (let c = 0; c < width; c++) z[c]! += rows[o + c]!
+      }
+      if (stamps[o + STAMP] !== reviewStamp) {
+        stamps[o + STAMP] = reviewStamp
+        for (let c = 0; c < n; c++) review[c]! += rows[o + c]!
+      }
     }
-    previous = id
-  }
-  return z
+    let previous: number | undefined
+    for (const t of s.tokens) {
+      if (SKIP.has(t.pos)) continue
+      const id = model.lemmas.get(t.lemma)
+      if (id !== undefined) {
+        count(model.lemmaRow[id])
+        if (previous !== undefined) count(bigramRow(model, previous, id))
+        for (let c = model.classStart[id]!; c < model.classStart[id + 1]!; c++) count(model.classRow[c])
+      }
+      previous = id
+    }
+    return z
+  })
+}
+
+/**
+ * The sentences' presence logits of aspect `a` pooled by log-sum-exp, a soft maximum: one sentence that speaks of the
+ * aspect counts for more than the same words strewn over several (0 for a review with no sentence, as in training).
+ */
+function pooled(bySentence: readonly Float64Array[], a: number): number {
+  if (bySentence.length === 0) return 0
+  let top = -Infinity
+  for (const s of bySentence) if (s[a]! > top) top = s[a]!
+  let sum = 0
+  for (const s of bySentence) sum += Math.exp(s[a]! - top)
+  return top + Math.log(sum)
 }
 
 /** Of the sentences' word logits, those whose words weigh most for the presence of aspect `a` (the first of equals). */
