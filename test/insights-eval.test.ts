@@ -55,7 +55,9 @@ const FIRST_RUNS: [set: string, reviews: number, firstRun: string, floors: { asp
   ['blind22', 160, '81.4 / 86.6 / 98.2', { aspectF1: 0.81, polarity: 0.86, entityF1: 0.975 }],
   ['blind23', 160, '82.5 / 85.9 / 97.0', { aspectF1: 0.82, polarity: 0.855, entityF1: 0.965 }],
   ['blind24', 160, '80.7 / 87.7 / 97.6', { aspectF1: 0.8, polarity: 0.87, entityF1: 0.97 }],
-  ['blind25', 160, '81.0 / 87.0 / 97.8', { aspectF1: 0.805, polarity: 0.865, entityF1: 0.975 }]
+  ['blind25', 160, '81.0 / 87.0 / 97.8', { aspectF1: 0.805, polarity: 0.865, entityF1: 0.975 }],
+  ['blind26', 160, '82.9 / 87.2 / 97.0', { aspectF1: 0.825, polarity: 0.865, entityF1: 0.965 }],
+  ['blind27', 160, '82.6 / 85.7 / 96.8', { aspectF1: 0.82, polarity: 0.85, entityF1: 0.965 }]
 ]
 
 for (const [set, reviews, firstRun, floors] of FIRST_RUNS) {
