@@ -21,7 +21,8 @@ const read = (text: string, o: { rating?: number; rules?: [string, RuleEvidence]
 const rudeRules: RuleEvidence = { judged: true, sentiment: 'negative', score: -0.6, lemmas: ['rude'], sides: 'criticised', context: ['they', 'be', 'rude'] }
 
 test('an aspect is found when its probability reaches the threshold, with the polarity whose probability is highest', () => {
-  // Presence -2 + 3 + 1, and 3 + 1 again from its one sentence = 6 (p = 0.998); polarity logits [2.1, -1, 0, 0]: P(positive) 0.775 - P(negative) 0.035.
+  // Presence -2 + 3 + 1, and 3 + 1 again from its one sentence = 6 (p = 0.998); polarity logits [2.1, -1, 0, 0]:
+  // P(positive) 0.775 - P(negative) 0.035.
   assert.deepEqual(read('She was so kind.'), [{ id: 'compassion', sentiment: 'positive', score: 0.74 }])
   assert.deepEqual(read('The chapel was fine.'), [])
 })
