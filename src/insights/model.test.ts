@@ -50,9 +50,19 @@ test("what the rules found is evidence: for the aspect itself, for the others, a
 })
 
 test("the polarity of an aspect the rules found comes from the words around its mentions, not from the rest of the review", () => {
-  const model = { polarity: { bias: [0, 0, 0, 0], weights: { lovely: [5, -5, 0, 0], '§context:rude': [-2, 2, 0, 0] } } }
+  // "Rude" speaks of compassion, so its sentence is the one read; "lovely", of the chapel, is not.
+  const model = { presence: { compassion: { bias: -2, weights: { rude: 1, '§own:found': 3 } } }, polarity: { bias: [0, 0, 0, 0], weights: { lovely: [5, -5, 0, 0], '§context:rude': [-2, 2, 0, 0] } } }
   const text = 'They were rude. The chapel was lovely, lovely, lovely.'
   assert.equal(read(text, { rules: [['compassion', rudeRules]], model })[0]!.sentiment, 'negative')
+})
+
+test('and from the sentence that speaks most of it, as for an aspect only the reader found', () => {
+  // The rules found compassion in "cold", which says nothing of its polarity here; "staff" picks the sentence.
+  const cold: RuleEvidence = { judged: true, sentiment: 'neutral', score: 0, lemmas: ['cold'], sides: 'neither', context: ['cold'] }
+  const model = { presence: { compassion: { bias: 5, weights: { staff: 1 } } }, polarity: { bias: [0, 0, 0, 0], weights: { lovely: [3, -3, 0, 0], awful: [-3, 3, 0, 0] } } }
+  const sentiment = (text: string) => read(text, { rules: [['compassion', cold]], model })[0]!.sentiment
+  assert.equal(sentiment('The staff were awful and cold. The chapel was lovely.'), 'negative')
+  assert.equal(sentiment('The staff were lovely, if cold. The chapel was awful.'), 'positive')
 })
 
 test('the polarity of an aspect only the reader found comes from the sentence that speaks most of it, not from the rest of the review', () => {
@@ -129,8 +139,8 @@ test('the compiled reader gives what the weights give feature by feature, as tra
       const z = model.presence[a]!.bias + weigh(f) + Math.log(parseText(text).reduce((sum, s) => sum + Math.exp(weigh(wordFeatures([s]))), 0))
       if (1 / (1 + Math.exp(-z)) < model.threshold) return []
       const logits = [...model.polarity.bias]
-      // The words around the mentions speak for the polarity of an aspect the rules found; the likeliest sentence for one they did not.
-      for (const x of new Set([...(rules.has(a) ? [] : likeliestSentence(text, a)), ...polarityFeatures(a, rules.get(a), rating)])) model.polarity.weights[x]?.forEach((v, c) => (logits[c]! += v))
+      // The likeliest sentence speaks for the polarity of every aspect, and the words around its mentions for one the rules found.
+      for (const x of new Set([...likeliestSentence(text, a), ...polarityFeatures(a, rules.get(a), rating)])) model.polarity.weights[x]?.forEach((v, c) => (logits[c]! += v))
       const e = logits.map((v) => Math.exp(v))
       const sum = e.reduce((x, y) => x + y, 0)
       return [{ id: a, sentiment: POLARITIES[logits.indexOf(Math.max(...logits))], score: Math.round(((e[0]! - e[1]!) / sum) * 1000) / 1000 }]

@@ -3,8 +3,8 @@
  * whether a review judges it (logistic regression: its words once, and its sentences' words pooled, so that one
  * sentence that speaks of the aspect weighs more than the same words strewn about) and with what polarity (softmax
  * regression), from the review's words, its stars and what the rules found in it, down to the words of the clauses
- * where they found each aspect (the polarity of an aspect the rules found is read from those, that of one only the
- * reader finds from the sentence that speaks most of it: not from the whole review). scripts/train-insights-model.ts
+ * where they found each aspect (the polarity of an aspect is read from those and from the sentence that speaks most of
+ * it: not from the whole review). scripts/train-insights-model.ts
  * trains it (5-fold cross-validation decides whether it ships) and writes the weights to learned-model.json. Pure
  * arithmetic over the tokens: deterministic, no network.
  */
@@ -46,7 +46,7 @@ export interface LearnedModel {
   polarity: { bias: number[]; weights: Record<string, number[]> }
 }
 
-export const FEATURES_VERSION = 8
+export const FEATURES_VERSION = 9
 
 const SKIP = new Set(['PUNCT', 'PROPN', 'SYM', 'NUM', 'X'])
 
@@ -307,9 +307,8 @@ export function readReview(model: CompiledModel, sentences: readonly Sentence[],
     let presence = z[a]! + (e ? own.found[a]! + (e.lemmas.length > 1 ? own.several[a]! : own.one[a]!) + (e.judged ? own.judged[a]! : 0) + (e.sentiment === 'neutral' ? own.neutral[a]! : 0) : own.none[a]!)
     for (const word of e?.context ?? []) presence += model.ownContext.get(word)?.[a] ?? 0
     if (1 / (1 + Math.exp(-presence)) < model.threshold) return
-    // An aspect the rules did not find is judged by the words of the sentence that speaks most of it (counted once a review).
-    const words = e ? undefined : likeliest(bySentence, a).subarray(n)
-    found.push({ id, ...polarityOf(model, words, a, e, rating) })
+    // Every aspect is judged by the words of the sentence that speaks most of it, each word once.
+    found.push({ id, ...polarityOf(model, likeliest(bySentence, a).subarray(n), a, e, rating) })
   })
   return found
 }
@@ -378,10 +377,10 @@ function likeliest(bySentence: Float64Array[], a: number): Float64Array {
 }
 
 /**
- * The polarity of aspect `a`, from the words' part of its logits (for an aspect the rules did not find; for one they
- * found, the words around its mentions judge it) and its other polarity features.
+ * The polarity of aspect `a`, from the words' part of the logits of the sentence that speaks most of it and its other
+ * polarity features (for an aspect the rules found, the words around its mentions among them).
  */
-function polarityOf(model: CompiledModel, words: Float64Array | undefined, a: number, e: RuleEvidence | undefined, rating: number): { sentiment: Polarity; score: number } {
+function polarityOf(model: CompiledModel, words: Float64Array, a: number, e: RuleEvidence | undefined, rating: number): { sentiment: Polarity; score: number } {
   const z = model.scratch
   z.set(model.polarityBias)
   add(z, words)
