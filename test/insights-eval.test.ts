@@ -57,7 +57,9 @@ const FIRST_RUNS: [set: string, reviews: number, firstRun: string, floors: { asp
   ['blind24', 160, '80.7 / 87.7 / 97.6', { aspectF1: 0.8, polarity: 0.87, entityF1: 0.97 }],
   ['blind25', 160, '81.0 / 87.0 / 97.8', { aspectF1: 0.805, polarity: 0.865, entityF1: 0.975 }],
   ['blind26', 160, '82.9 / 87.2 / 97.0', { aspectF1: 0.825, polarity: 0.865, entityF1: 0.965 }],
-  ['blind27', 160, '82.6 / 85.7 / 96.8', { aspectF1: 0.82, polarity: 0.85, entityF1: 0.965 }]
+  ['blind27', 160, '82.6 / 85.7 / 96.8', { aspectF1: 0.82, polarity: 0.85, entityF1: 0.965 }],
+  ['blind28', 160, '74.3 / 83.5 / 98.7', { aspectF1: 0.74, polarity: 0.83, entityF1: 0.98 }],
+  ['blind29', 160, '79.3 / 87.0 / 96.4', { aspectF1: 0.79, polarity: 0.865, entityF1: 0.96 }]
 ]
 
 for (const [set, reviews, firstRun, floors] of FIRST_RUNS) {
