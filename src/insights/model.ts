@@ -4,9 +4,8 @@
  * sentence that speaks of the aspect weighs more than the same words strewn about) and with what polarity (softmax
  * regression), from the review's words, its stars and what the rules found in it, down to the words of the clauses
  * where they found each aspect (the polarity of an aspect is read from those and from the sentence that speaks most of
- * it: not from the whole review). scripts/train-insights-model.ts
- * trains it (5-fold cross-validation decides whether it ships) and writes the weights to learned-model.json. Pure
- * arithmetic over the tokens: deterministic, no network.
+ * it: not from the whole review). scripts/train-insights-model.ts trains it (5-fold cross-validation decides whether it
+ * ships) and writes the weights to learned-model.json. Pure arithmetic over the tokens: deterministic, no network.
  */
 import shipped from './learned-model.json' with { type: 'json' }
 import type { Sentence } from './nlp.js'
