@@ -3,7 +3,7 @@
  * not the demo data). dev*.json were used while tuning the engine (each measured unseen first); test.json is held out
  * and never inspected (scored, its errors never listed); blind.json (issue 13) was written and labelled before the
  * engine ever ran on it, scored once as it was (data/eval/blind-first-run.txt), and is a development set since; so are
- * blind2.json to blind29.json, the later blind batches (their first runs: data/eval/blind<n>-first-run.txt).
+ * blind2.json to blind30.json, the later blind batches (their first runs: data/eval/blind<n>-first-run.txt).
  * train.json, the training corpus of the learned reader, is scored with --sets=train.
  *
  * Prints, per set, aspect precision/recall/F1, polarity accuracy and entity F1; per aspect, precision, recall and

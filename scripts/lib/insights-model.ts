@@ -22,7 +22,7 @@ export const FOLDS = 5
  * The sets whose labels may be read and trained on: the dev sets, the blind sets (each seen since its first run) and
  * the training corpus. Never test, and never a blind set before its first run.
  */
-export const SEEN = ['dev', 'dev2', 'dev3', 'dev4', 'blind', 'blind2', 'blind3', 'blind4', 'blind5', 'blind6', 'blind7', 'blind8', 'blind9', 'blind10', 'blind11', 'blind12', 'blind13', 'blind14', 'blind15', 'blind16', 'blind17', 'blind18', 'blind19', 'blind20', 'blind21', 'blind22', 'blind23', 'blind24', 'blind25', 'blind26', 'blind27', 'blind28', 'blind29', 'train', 'train2', 'train3']
+export const SEEN = ['dev', 'dev2', 'dev3', 'dev4', 'blind', 'blind2', 'blind3', 'blind4', 'blind5', 'blind6', 'blind7', 'blind8', 'blind9', 'blind10', 'blind11', 'blind12', 'blind13', 'blind14', 'blind15', 'blind16', 'blind17', 'blind18', 'blind19', 'blind20', 'blind21', 'blind22', 'blind23', 'blind24', 'blind25', 'blind26', 'blind27', 'blind28', 'blind29', 'blind30', 'train', 'train2', 'train3']
 const ITERATIONS = 600
 const RATE = 0.5
 const MOMENTUM = 0.9
