@@ -100,7 +100,7 @@ async function untilChanged(node: ClusterNode, path: string, etag: string, timeo
 
 const etagOf = async (url: string, path = '/reviews.json') => String((await get(`${url}${path}`)).headers.etag)
 
-test('three nodes started at the same moment on an empty database load the demo data exactly once', { timeout: 40_000 }, async (t) => {
+test('three nodes started at the same moment on an empty database load the demo data exactly once', { timeout: 90_000 }, async (t) => {
   const started = Date.now()
   const starts = await Promise.allSettled(NAMES.map((name) => startNode(name, env)))
   // Kept before any assertion, so that `after` kills the ones that did start even when another did not.
