@@ -86,6 +86,18 @@ function vocabulary(rows: string[][]): Map<string, number> {
 
 const columns = (rows: string[][], index: Map<string, number>) => rows.map((row) => [...new Set(row)].flatMap((f) => (index.has(f) ? [index.get(f)!] : [])))
 
+/** Rows of column numbers packed in two typed arrays (compressed sparse rows): row r is cols[start[r]] to cols[start[r + 1] - 1]. */
+interface Packed {
+  start: Int32Array
+  cols: Int32Array
+}
+
+function packed(rows: number[][]): Packed {
+  const start = new Int32Array(rows.length + 1)
+  rows.forEach((row, r) => (start[r + 1] = start[r]! + row.length))
+  return { start, cols: Int32Array.from(rows.flat()) }
+}
+
 /**
  * Full-batch gradient descent with Nesterov momentum from zero, ITERATIONS steps over `rows` examples: `gradient` gives
  * the summed gradient at the look-ahead point; the first `decayed` parameters are held back by the L2 `l2`, the rest
@@ -115,10 +127,10 @@ function descend(length: number, decayed: number, rows: number, gradient: (at: F
  */
 function fit(rows: string[][], y: number[], classes: number, shared: Sharing): { index: Map<string, number>; w: Float64Array; bias: Float64Array } {
   const index = vocabulary(rows)
-  const x = columns(rows, index)
+  const x = packed(columns(rows, index))
   // Each feature's own and shared weights, then the biases, in one vector that each step moves as a whole.
   const size = index.size * (classes + shared.length)
-  const w = descend(size + classes, size, x.length, (at) => share(gradient(x, y, share(at, index.size, classes, shared), index.size * classes, classes), index.size, classes, shared, true), RATE, L2)
+  const w = descend(size + classes, size, y.length, (at) => share(gradient(x, y, share(at, index.size, classes, shared), index.size * classes, classes), index.size, classes, shared, true), RATE, L2)
   const per = share(w, index.size, classes, shared)
   return { index, w: per.subarray(0, index.size * classes), bias: per.subarray(index.size * classes) }
 }
@@ -171,21 +183,23 @@ function naiveBayesRatios(x: number[][], y: number[], width: number): Float64Arr
 }
 
 /** The gradient of the summed cross-entropy at `w` (weights then biases, as fit() lays them out). */
-function gradient(x: number[][], y: number[], w: Float64Array, size: number, classes: number): Float64Array {
+function gradient({ start, cols }: Packed, y: number[], w: Float64Array, size: number, classes: number): Float64Array {
   const grad = new Float64Array(w.length)
   const z = new Float64Array(classes)
-  x.forEach((row, n) => {
+  const err = new Float64Array(classes)
+  for (let n = 0; n < y.length; n++) {
     z.set(w.subarray(size))
-    for (const j of row) for (let c = 0; c < classes; c++) z[c]! += w[j * classes + c]!
+    for (let k = start[n]!; k < start[n + 1]!; k++) for (let c = 0; c < classes; c++) z[c]! += w[cols[k]! * classes + c]!
     const top = Math.max(...z)
     let sum = 0
     for (let c = 0; c < classes; c++) sum += Math.exp(z[c]! - top)
     for (let c = 0; c < classes; c++) {
-      const err = Math.exp(z[c]! - top) / sum - (y[n] === c ? 1 : 0)
-      grad[size + c]! += err
-      for (const j of row) grad[j * classes + c]! += err
+      err[c] = Math.exp(z[c]! - top) / sum - (y[n] === c ? 1 : 0)
+      grad[size + c]! += err[c]!
     }
-  })
+    // A row names each column once, so every weight's gradient still adds the rows' errors in row order.
+    for (let k = start[n]!; k < start[n + 1]!; k++) for (let c = 0; c < classes; c++) grad[cols[k]! * classes + c]! += err[c]!
+  }
   return grad
 }
 
@@ -210,26 +224,41 @@ function presence(examples: Example[], aspect: string): LearnedModel['presence']
   const y = examples.map((e) => (aspect in e.review.labels.aspects ? 1 : 0))
   const index = vocabulary(review)
   const x = columns(review, index)
-  const sentences = examples.map((e) => columns(e.sentences, index))
   const value = naiveBayesRatios(x, y, index.size)
   const V = index.size
-  const weigh = (w: Float64Array, row: number[]) => row.reduce((z, j) => z + w[j]! * value[j]!, 0)
+  const rows = packed(x)
+  // Every review's sentences in one packed block, those of review n from sentence firstSentence[n] on.
+  const bySentence = examples.map((e) => columns(e.sentences, index))
+  const sentences = packed(bySentence.flat())
+  const firstSentence = Int32Array.from([0, ...bySentence.map((s) => s.length)])
+  for (let n = 0; n < examples.length; n++) firstSentence[n + 1]! += firstSentence[n]!
+  const scaled = new Float64Array(V)
+  const soft = new Float64Array(Math.max(0, ...bySentence.map((s) => s.length)))
+  /** The weights (scaled by the ratios) of the columns of packed row r, summed in order from zero. */
+  const weigh = ({ start, cols }: Packed, r: number) => {
+    let z = 0
+    for (let k = start[r]!; k < start[r + 1]!; k++) z += scaled[cols[k]!]!
+    return z
+  }
+  const spread = ({ start, cols }: Packed, r: number, err: number, grad: Float64Array) => {
+    for (let k = start[r]!; k < start[r + 1]!; k++) grad[cols[k]!]! += err * value[cols[k]!]!
+  }
   const w = descend(V + 1, V, examples.length, (at) => {
     const grad = new Float64Array(at.length)
-    x.forEach((row, n) => {
-      const scores = sentences[n]!.map((s) => weigh(at, s))
-      const top = Math.max(...scores)
-      const soft = scores.map((z) => Math.exp(z - top))
-      const sum = soft.reduce((a, b) => a + b, 0)
-      const z = at[V]! + weigh(at, row) + (scores.length ? top + Math.log(sum) : 0)
+    for (let j = 0; j < V; j++) scaled[j] = at[j]! * value[j]!
+    for (let n = 0; n < examples.length; n++) {
+      const from = firstSentence[n]!
+      const count = firstSentence[n + 1]! - from
+      let top = -Infinity
+      for (let i = 0; i < count; i++) top = Math.max(top, (soft[i] = weigh(sentences, from + i)))
+      let sum = 0
+      for (let i = 0; i < count; i++) sum += soft[i] = Math.exp(soft[i]! - top)
+      const z = at[V]! + weigh(rows, n) + (count ? top + Math.log(sum) : 0)
       const err = 1 / (1 + Math.exp(-z)) - y[n]!
       grad[V]! += err
-      for (const j of row) grad[j]! += err * value[j]!
-      sentences[n]!.forEach((s, i) => {
-        const share = (err * soft[i]!) / sum
-        for (const j of s) grad[j]! += share * value[j]!
-      })
-    })
+      spread(rows, n, err, grad)
+      for (let i = 0; i < count; i++) spread(sentences, from + i, (err * soft[i]!) / sum, grad)
+    }
     return grad
   }, 2 * RATE, L2 / 2)
   const weights: Record<string, number> = {}
