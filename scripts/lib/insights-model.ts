@@ -92,11 +92,14 @@ interface Packed {
   cols: Int32Array
 }
 
-function packed(rows: number[][]): Packed {
-  const start = new Int32Array(rows.length + 1)
-  rows.forEach((row, r) => (start[r + 1] = start[r]! + row.length))
-  return { start, cols: Int32Array.from(rows.flat()) }
+/** Where each of a run of parts starts, given their lengths, and (last) where the run ends. */
+function offsets(lengths: number[]): Int32Array {
+  const start = new Int32Array(lengths.length + 1)
+  lengths.forEach((length, i) => (start[i + 1] = start[i]! + length))
+  return start
 }
+
+const packed = (rows: number[][]): Packed => ({ start: offsets(rows.map((row) => row.length)), cols: Int32Array.from(rows.flat()) })
 
 /**
  * Full-batch gradient descent with Nesterov momentum from zero, ITERATIONS steps over `rows` examples: `gradient` gives
@@ -231,8 +234,7 @@ function presence(examples: Example[], aspect: string): LearnedModel['presence']
   // Every review's sentences in one packed block, those of review n from sentence firstSentence[n] on.
   const bySentence = examples.map((e) => columns(e.sentences, index))
   const sentences = packed(bySentence.flat())
-  const firstSentence = Int32Array.from([0, ...bySentence.map((s) => s.length)])
-  for (let n = 0; n < examples.length; n++) firstSentence[n + 1]! += firstSentence[n]!
+  const firstSentence = offsets(bySentence.map((s) => s.length))
   const scaled = new Float64Array(V)
   const soft = new Float64Array(Math.max(0, ...bySentence.map((s) => s.length)))
   /** The weights (scaled by the ratios) of the columns of packed row r, summed in order from zero. */
