@@ -5,8 +5,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { pino } from 'pino'
 import { ConfigError, loadConfig } from './config/index.js'
 import { exportDocument, importFile, ImportFileError, ImportOptionError, IMPORT_FORMATS, type ImportFormat, type ImportOptions } from './ingest/index.js'
-import { startService, type Service } from './main.js'
-import { isWorker, reportServing, superviseWorkers } from './workers/index.js'
+import type { Service } from './main.js'
 import { NoBusinessError, NotEmptyError, openStore } from './store/index.js'
 
 const USAGE = `usage:
@@ -31,6 +30,9 @@ const START_THEN_STOP_MS = 5000
 
 async function serve(): Promise<void> {
   const config = loadConfig()
+  // Loaded here, not at the top: the server (HTTP, MCP, WebSub, the insights model) takes seconds to load, which an
+  // import, an export or a migration would wait for and never use.
+  const [{ startService }, { isWorker, reportServing, superviseWorkers }] = await Promise.all([import('./main.js'), import('./workers/index.js')])
   if (config.workers > 1 && !isWorker()) {
     return superviseWorkers(config.workers, config.metrics, pino({ level: config.logLevel, base: { service: 'reviews-service', pid: process.pid, role: 'primary' } }))
   }
