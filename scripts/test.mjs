@@ -33,34 +33,6 @@ const POSTGRES_SUITES = [
   'test/websub.test.ts'
 ]
 
-/**
- * The files that take longest (half a minute to over a minute each on the 2-core machine), started first: the runner
- * takes files in the order given, two at a time, so one of them started last would run alone while the other slot
- * idles (longest first is the classic remedy). The rest follow in name order.
- */
-const LONGEST_FIRST = [
-  'test/cluster.test.ts',
-  'test/workers.test.ts',
-  'test/import.test.ts',
-  'test/insights-eval.test.ts',
-  'test/import-google.test.ts',
-  'test/migrate.test.ts',
-  'test/api-reference-browser.test.ts',
-  'test/prometheus.test.ts',
-  'test/websub.test.ts',
-  'src/insights/engine.test.ts',
-  'test/import-mapped.test.ts'
-]
-
-/** Longest first (LONGEST_FIRST), then by name. */
-function runOrder(files) {
-  const rank = (f) => {
-    const i = LONGEST_FIRST.indexOf(f.replace(/^\.\//, ''))
-    return i === -1 ? LONGEST_FIRST.length : i
-  }
-  return [...files].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
-}
-
 function findTests(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = join(dir, e.name)
@@ -70,7 +42,7 @@ function findTests(dir) {
 }
 
 const only = process.argv.slice(2)
-const files = runOrder(only.length ? only : [...findTests('src'), ...findTests('test')])
+const files = only.length ? only : [...findTests('src'), ...findTests('test')].sort()
 const postgresFiles = files.filter((f) => POSTGRES_SUITES.includes(f.replace(/^\.\//, '')))
 
 const tools = spawnSync('bash', ['scripts/ensure-test-tools.sh'], { stdio: 'inherit' })
