@@ -108,10 +108,12 @@ function brotliOptions(size: number, quality: number) {
 }
 
 /**
- * Top quality costs about 1.4 s per MB, and every node pays it on every data version: the demo's 271 KB reviews.json
- * takes 368 ms at 11 and 147 ms at 10 for 2% more bytes (9: 28 ms, 12% more). Bodies past 64 KB use 10, so an import
- * reaches every node of a cluster sharing a small machine well within its 2 s.
+ * Every node compresses every document again on each data version, on the cores that serve, and an import has 2 s to
+ * reach every node of a cluster that may share one small machine; so the quality falls as bodies grow. On the demo data
+ * (2-core machine, one thread): reviews.json (304 KB) takes 836 ms at 11, 379 ms at 10 and 75 ms at 9, for 66.7, 68.0
+ * and 74.8 KB (gzip 9: 85.7 KB); the Atom feed (46 KB) 94 ms at 11 and 38 ms at 10 for 2% more bytes. The four
+ * documents of a data version took 630 ms with 11 up to 64 KB and 10 past it, and take 270 ms with these limits.
  */
 function brotliQuality(size: number): number {
-  return size <= 64_000 ? 11 : size <= 2_000_000 ? 10 : size <= 20_000_000 ? 9 : 6
+  return size <= 16_000 ? 11 : size <= 200_000 ? 10 : size <= 20_000_000 ? 9 : 6
 }
