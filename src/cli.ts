@@ -31,11 +31,13 @@ const START_THEN_STOP_MS = 5000
 async function serve(): Promise<void> {
   const config = loadConfig()
   // Loaded here, not at the top: the server (HTTP, MCP, WebSub, the insights model) takes seconds to load, which an
-  // import, an export or a migration would wait for and never use.
-  const [{ startService }, { isWorker, reportServing, superviseWorkers }] = await Promise.all([import('./main.js'), import('./workers/index.js')])
+  // import, an export or a migration would wait for and never use; nor does the primary of WORKERS > 1, which only
+  // supervises its workers.
+  const { isWorker, reportServing, superviseWorkers } = await import('./workers/index.js')
   if (config.workers > 1 && !isWorker()) {
     return superviseWorkers(config.workers, config.metrics, pino({ level: config.logLevel, base: { service: 'reviews-service', pid: process.pid, role: 'primary' } }))
   }
+  const { startService } = await import('./main.js')
   let started = false
   const starting = startService(config)
   // Listening before the start ends: a signal that comes meanwhile still gets a graceful stop, not the default death.
