@@ -107,6 +107,34 @@ test('weights trained for other features are refused', () => {
   assert.throws(() => compileModel({ ...MODEL, features: 1 as typeof FEATURES_VERSION }), /trained for features 1/)
 })
 
+test('a model with more word features than the compiler first makes room for keeps every weight', () => {
+  // The shipped model has about 50,000 word features; the compiler's block of rows grows as they come (from 4,096).
+  const lemmas = Array.from({ length: 20_000 }, (_, i) => `w${i}`)
+  const weightOf = (i: number, a: number) => Math.fround(((i * 7919 + a * 104729) % 1000) / 1000 - 0.5)
+  const bigrams = lemmas.slice(0, 3000).map((w, i) => `${w} ${lemmas[i + 1]}`)
+  const features = [...lemmas, ...bigrams]
+  const model: LearnedModel = {
+    features: FEATURES_VERSION,
+    threshold: 0.5,
+    presence: Object.fromEntries(['compassion', 'pricing'].map((id, a) => [id, { bias: 0, weights: Object.fromEntries(features.map((f, i) => [f, weightOf(i, a)])) }])),
+    polarity: { bias: [0, 0, 0, 0], weights: Object.fromEntries(features.map((f, i) => [f, [0, 1, 2, 3].map((c) => weightOf(i, c + 2))])) }
+  }
+  const compiled = compileModel(model)
+  const rowOf = (f: string): number => {
+    const [first, second] = f.split(' ').map((w) => compiled.lemmas.get(w)!)
+    if (second === undefined) return compiled.lemmaRow[first!]!
+    for (let j = compiled.bigramStart[first!]!; j < compiled.bigramStart[first! + 1]!; j++) if (compiled.bigramSecond[j] === second) return compiled.bigramRow[j]!
+    return -1
+  }
+  const ROW = compiled.rows.length / new Set(features.map(rowOf)).size
+  features.forEach((f, i) => {
+    const row = rowOf(f)
+    assert.ok(row >= 0, f)
+    const got = [0, 1, 2, 3, 4, 5].map((c) => compiled.rows[row * ROW + c])
+    assert.deepEqual(got, [0, 1, 2, 3, 4, 5].map((c) => weightOf(i, c)), f)
+  })
+})
+
 test('the compiled reader gives what the weights give feature by feature, as training sees them', () => {
   // A model with a weight on every kind of feature, and a plain reading of it by feature names.
   const aspects = ['compassion', 'pricing', 'timeliness']

@@ -213,30 +213,47 @@ export function compileModel(model: LearnedModel): CompiledModel {
   if (n + k > SENTENCE_STAMP) throw new Error(`a row holds ${SENTENCE_STAMP} weights, not ${n + k}`)
   const lemmas = new Map<string, number>()
   const lemmaRow: number[] = []
-  const bigrams = new Map<string, [number, number, number]>()
-  const rows: Float64Array[] = []
-  const newRow = () => rows.push(new Float64Array(n + k)) - 1
+  // Bigrams by their lemmas' numbers (first * 2^32 + second: no string per bigram), and as (first, second, row).
+  const bigramRows = new Map<number, number>()
+  const bigrams: [number, number, number][] = []
+  const rows = new Rows(n + k)
   const lemmaId = (lemma: string) => lemmas.get(lemma) ?? lemmas.set(lemma, lemmaRow.push(-1) - 1).get(lemma)!
-  const words = (feature: string) => {
-    const [a, b] = feature.split(' ') as [string, string | undefined]
-    const first = lemmaId(a)
-    if (b === undefined) return rows[lemmaRow[first]! >= 0 ? lemmaRow[first]! : (lemmaRow[first] = newRow())]!
-    const second = lemmaId(b)
-    const key = `${first} ${second}`
-    return rows[(bigrams.get(key) ?? bigrams.set(key, [first, second, newRow()]).get(key)!)[2]]!
+  /** The row of a word feature: a lemma, or two separated by a space (split(' '), first two parts). */
+  const words = (feature: string): number => {
+    const space = feature.indexOf(' ')
+    const first = lemmaId(space < 0 ? feature : feature.slice(0, space))
+    if (space < 0) return lemmaRow[first]! >= 0 ? lemmaRow[first]! : (lemmaRow[first] = rows.add())
+    const end = feature.indexOf(' ', space + 1)
+    const second = lemmaId(feature.slice(space + 1, end < 0 ? undefined : end))
+    const key = first * 2 ** 32 + second
+    let row = bigramRows.get(key)
+    if (row === undefined) {
+      bigramRows.set(key, (row = rows.add()))
+      bigrams.push([first, second, row])
+    }
+    return row
   }
   // Presence symbols: the weight each aspect's model gives it.
   const presence = new Map<string, Float64Array>()
   ids.forEach((id, a) => {
-    for (const [feature, w] of Object.entries(model.presence[id]!.weights)) {
-      if (!isSymbol(feature)) words(feature)[a] = w
-      else (presence.get(feature) ?? presence.set(feature, new Float64Array(n)).get(feature)!)[a] = w
+    const weights = model.presence[id]!.weights
+    for (const feature in weights) {
+      const w = weights[feature]!
+      if (!isSymbol(feature)) {
+        // The row first: adding it may grow (replace) the block.
+        const row = words(feature)
+        rows.values[row * rows.width + a] = w
+      } else (presence.get(feature) ?? presence.set(feature, new Float64Array(n)).get(feature)!)[a] = w
     }
   })
   const polarity = new Map<string, Float64Array>()
-  for (const [feature, ws] of Object.entries(model.polarity.weights)) {
+  for (const feature in model.polarity.weights) {
+    const ws = model.polarity.weights[feature]!
     if (isSymbol(feature)) polarity.set(feature, Float64Array.from(ws))
-    else words(feature).set(ws, n)
+    else {
+      const row = words(feature)
+      rows.values.set(ws, row * rows.width + n)
+    }
   }
   const classes = classRows(lemmaId, (cls) => lemmas.get(cls), lemmaRow)
   const P = (name: string) => presence.get(name) ?? new Float64Array(n)
@@ -250,8 +267,8 @@ export function compileModel(model: LearnedModel): CompiledModel {
     lemmas,
     lemmaRow: Int32Array.from(lemmaRow),
     ...classes,
-    ...sparseRows([...bigrams.values()], lemmaRow.length),
-    ...pack(rows),
+    ...sparseRows(bigrams, lemmaRow.length),
+    ...rows.pack(),
     stars: [0, ...RATINGS].map((r) => P(NAMES.stars(r))),
     any: ids.map((id) => P(NAMES.any(id))),
     judged: ids.map((id) => P(NAMES.judged(id))),
@@ -439,12 +456,23 @@ function bigramRow(model: CompiledModel, first: number, second: number): number 
  * compressed sparse rows), so a token's classes cost no string and no lookup beyond its lemma's.
  */
 function classRows(lemmaId: (lemma: string) => number, classId: (cls: string) => number | undefined, lemmaRow: number[]): { classStart: Int32Array; classRow: Int32Array } {
+  // Each class's row (-1: none), looked up once per class rather than once per word.
+  const rowOf = new Map<string, number>()
+  const rowOfClass = (cls: string) => {
+    let row = rowOf.get(cls)
+    if (row === undefined) {
+      const id = classId(cls)
+      rowOf.set(cls, (row = id !== undefined ? lemmaRow[id]! : -1))
+    }
+    return row
+  }
   const byLemma = new Map<number, number[]>()
   for (const word of clusteredWords()) {
-    const rows = clustersOf(word).flatMap((cls) => {
-      const id = classId(cls)
-      return id !== undefined && lemmaRow[id]! >= 0 ? [lemmaRow[id]!] : []
-    })
+    const rows: number[] = []
+    for (const cls of clustersOf(word)) {
+      const row = rowOfClass(cls)
+      if (row >= 0) rows.push(row)
+    }
     if (rows.length) byLemma.set(lemmaId(word), rows)
   }
   const classStart = new Int32Array(lemmaRow.length + 1)
@@ -456,11 +484,34 @@ function classRows(lemmaId: (lemma: string) => number, classId: (cls: string) =>
   return { classStart, classRow: Int32Array.from(classRow) }
 }
 
-/** The rows in one block of ROW floats each, with an integer view of the same memory for the stamps. */
-function pack(rows: Float64Array[]): { rows: Float32Array; stamps: Int32Array } {
-  const block = new Float32Array(rows.length * ROW)
-  rows.forEach((r, i) => block.set(r, i * ROW))
-  return { rows: block, stamps: new Int32Array(block.buffer) }
+/**
+ * The rows of weights while compiling, `width` floats each in one block that grows as rows are added (one typed array
+ * per row cost a third of the compile in allocation and collection), then packed ROW floats each.
+ */
+class Rows {
+  values: Float64Array
+  private count = 0
+
+  constructor(readonly width: number) {
+    this.values = new Float64Array(width * 4096)
+  }
+
+  /** A new row of zeros; its number. */
+  add(): number {
+    if ((this.count + 1) * this.width > this.values.length) {
+      const grown = new Float64Array(this.values.length * 2)
+      grown.set(this.values)
+      this.values = grown
+    }
+    return this.count++
+  }
+
+  /** The rows in one block of ROW floats each, with an integer view of the same memory for the stamps. */
+  pack(): { rows: Float32Array; stamps: Int32Array } {
+    const block = new Float32Array(this.count * ROW)
+    for (let r = 0; r < this.count; r++) block.set(this.values.subarray(r * this.width, (r + 1) * this.width), r * ROW)
+    return { rows: block, stamps: new Int32Array(block.buffer) }
+  }
 }
 
 /** Adds `v` into the start of `into` (presence vectors are shorter than a reading's logits). */
