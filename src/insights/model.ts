@@ -239,21 +239,15 @@ export function compileModel(model: LearnedModel): CompiledModel {
     const weights = model.presence[id]!.weights
     for (const feature in weights) {
       const w = weights[feature]!
-      if (!isSymbol(feature)) {
-        // The row first: adding it may grow (replace) the block.
-        const row = words(feature)
-        rows.values[row * rows.width + a] = w
-      } else (presence.get(feature) ?? presence.set(feature, new Float64Array(n)).get(feature)!)[a] = w
+      if (!isSymbol(feature)) rows.put(words(feature), a, w)
+      else (presence.get(feature) ?? presence.set(feature, new Float64Array(n)).get(feature)!)[a] = w
     }
   })
   const polarity = new Map<string, Float64Array>()
   for (const feature in model.polarity.weights) {
     const ws = model.polarity.weights[feature]!
     if (isSymbol(feature)) polarity.set(feature, Float64Array.from(ws))
-    else {
-      const row = words(feature)
-      rows.values.set(ws, row * rows.width + n)
-    }
+    else rows.put(words(feature), n, ...ws)
   }
   const classes = classRows(lemmaId, (cls) => lemmas.get(cls), lemmaRow)
   const P = (name: string) => presence.get(name) ?? new Float64Array(n)
@@ -489,11 +483,16 @@ function classRows(lemmaId: (lemma: string) => number, classId: (cls: string) =>
  * per row cost a third of the compile in allocation and collection), then packed ROW floats each.
  */
 class Rows {
-  values: Float64Array
+  private values: Float64Array
   private count = 0
 
-  constructor(readonly width: number) {
+  constructor(private readonly width: number) {
     this.values = new Float64Array(width * 4096)
+  }
+
+  /** Writes `ws` into row `row` from column `column`. */
+  put(row: number, column: number, ...ws: number[]): void {
+    this.values.set(ws, row * this.width + column)
   }
 
   /** A new row of zeros; its number. */
