@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The one test command (npm test, and .ci/run): make sure the system tools exist, type-check, start a throwaway
+// The one test command (npm test, and .ci/run): make sure the system tools exist, type-check and build, start a throwaway
 // PostgreSQL cluster, run every *.test.ts under src/ and test/ with the Node test runner on SQLite (the store contract
 // test covers PostgreSQL too; the ALONE files after the others, by themselves), then the suites that go through the
 // store a second time on PostgreSQL, and stop the cluster. Node 20's --test has no glob support, so files are listed
@@ -59,10 +59,14 @@ if (tools.status !== 0) {
   process.exit(1)
 }
 
-const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'], { stdio: 'inherit' })
-if (tsc.status !== 0) {
-  console.error('type check failed')
-  process.exit(1)
+// Type-check everything, then build the service: the tests run `reviews-service` as its own process from dist/, as
+// `npm start` does (test/helpers/processes.ts).
+for (const [project, emit, failure] of [['tsconfig.json', false, 'type check failed'], ['tsconfig.build.json', true, 'build failed']]) {
+  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', project, ...(emit ? [] : ['--noEmit'])], { stdio: 'inherit' })
+  if (tsc.status !== 0) {
+    console.error(failure)
+    process.exit(1)
+  }
 }
 
 const started = Date.now()

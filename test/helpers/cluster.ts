@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { request as httpRequest, type ClientRequest } from 'node:http'
 import { request, type RawResponse } from './http.js'
 import { MCP_HEADERS } from './mcp.js'
-import { startServerProcess, type CliResult, type ServerProcess } from './processes.js'
+import { cliArgs, startServerProcess, type CliResult, type ServerProcess } from './processes.js'
 
 /** One `reviews-service serve` process of the cluster, under a name the test reports by. */
 export interface ClusterNode {
@@ -36,7 +36,7 @@ export const logsOf = (node: ClusterNode, msg: string) => node.process.logs.filt
  * the polls run here meanwhile); `exitedAt` is when the process exited.
  */
 export function runCliAsync(args: string[], env: Record<string, string>): Promise<CliResult & { exitedAt: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, cliArgs(args), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (c: Buffer) => (stdout += c))
