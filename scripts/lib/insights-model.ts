@@ -293,7 +293,9 @@ const PRAISE_AND_BLAME: Sharing = [[POLARITIES.indexOf('positive'), POLARITIES.i
  * (nine batches up by 0.3 to 3.0, blind25 down by 0.3); aspect F1 is unchanged (82.0), as presence is. Left out: the
  * words of the two sentences that weigh most, added together (86.6); mixed made likelier at run time, by 0.25 to 1.5 on
  * its logit (87.7 down to 85.3: what mixed gains, positive and negative lose more); and the words of the likeliest
- * clause (clauses.ts) in place of its sentence's, by batch over blind23-30 (p >= 0.3) 87.2 -> 86.3, every batch down.
+ * clause (clauses.ts) in place of its sentence's, by batch over blind23-30 (p >= 0.3) 87.2 -> 86.3, every batch down;
+ * and mixed where another sentence nearly as likely to speak of the aspect reads the other side (blind23-30 read by one
+ * reader trained on the rest: 86.2 as shipped, 86.1 at best; ADR 0003).
  */
 function polarity(examples: Example[], presence: LearnedModel['presence']): LearnedModel['polarity'] {
   const pairs = examples.flatMap((e) => Object.entries(e.review.labels.aspects).map(([aspect, gold]) => ({ e, aspect, gold: gold as Polarity })))
