@@ -9,7 +9,7 @@ import { dataset, review } from './helpers/fixtures.js'
 import { freePort, get } from './helpers/http.js'
 import { INITIALIZE, MCP_HEADERS, post } from './helpers/mcp.js'
 import { scrape } from './helpers/metrics.js'
-import { cliArgs, startServerProcess, type ServerProcess } from './helpers/processes.js'
+import { runCli, startServerProcess, type ServerProcess } from './helpers/processes.js'
 import { hubRequest, makeTestPki, Subscriber, waitFor, type TestPki } from './helpers/websub.js'
 
 /**
@@ -44,7 +44,7 @@ before(async () => {
     WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
     WEBSUB_EXTRA_CA_FILE: pki.caFile
   }
-  assert.equal(spawnSync(process.execPath, cliArgs(['import', seed]), { env: { ...process.env, ...env } }).status, 0)
+  assert.equal(runCli(['import', seed], env).status, 0)
   server = await startServerProcess(env, { until: 'all workers serving' })
   await waitFor('the metrics listener', () => server.logs.some((l) => l.msg === 'metrics of every worker at /metrics'))
   prometheus = await startPrometheus(metricsPort)

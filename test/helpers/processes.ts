@@ -19,13 +19,8 @@ let built = false
 
 function assertBuilt(): void {
   if (built) return
-  const builtAt = (() => {
-    try {
-      return statSync(BUILT_CLI).mtimeMs
-    } catch {
-      throw new Error(`${BUILT_CLI} is missing: run npm run build (npm test builds it first)`)
-    }
-  })()
+  const builtAt = statSync(BUILT_CLI, { throwIfNoEntry: false })?.mtimeMs
+  if (builtAt === undefined) throw new Error(`${BUILT_CLI} is missing: run npm run build (npm test builds it first)`)
   const stale = sourceFiles('src').find((f) => statSync(f).mtimeMs > builtAt)
   if (stale) throw new Error(`${stale} is newer than ${BUILT_CLI}: run npm run build (npm test builds it first)`)
   built = true
